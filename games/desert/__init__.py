@@ -1,0 +1,46 @@
+"""Through the Desert (Durch die Wüste): the rules engine."""
+
+from games.desert.engine import GAME, DesertGame
+from games.desert.model import (
+    COLOUR_CODES,
+    COLOURS,
+    AreaGain,
+    Coord,
+    DesertView,
+    Discard,
+    Move,
+    Pass,
+    Phase,
+    Piece,
+    PlaceCamel,
+    PlaceLeader,
+    Placement,
+    PlayerInfo,
+    Terrain,
+    coord_name,
+    parse_coord,
+)
+from games.desert.state import DesertState
+
+__all__ = [
+    "COLOURS",
+    "COLOUR_CODES",
+    "GAME",
+    "AreaGain",
+    "Coord",
+    "DesertGame",
+    "DesertState",
+    "DesertView",
+    "Discard",
+    "Move",
+    "Pass",
+    "Phase",
+    "PlaceCamel",
+    "PlaceLeader",
+    "Piece",
+    "Placement",
+    "PlayerInfo",
+    "Terrain",
+    "coord_name",
+    "parse_coord",
+]

@@ -1,0 +1,161 @@
+"""The Discord client: storage, extensions, command sync and error handling."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot import i18n
+from bot.config import Config
+from bot.errors import UserError
+from bot.service import GameService
+from bot.storage import Storage, open_storage
+from bot.translator import CommandTranslator
+from games.core import MoveError
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.lobby", "cogs.desert", "cogs.leaderboard")
+
+
+def point_at_api(config: Config) -> None:
+    """Send REST and gateway traffic to a Discord-compatible server if configured."""
+    if config.api_base:
+        discord.http.Route.BASE = config.api_base.rstrip("/")
+    if config.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
+
+
+class Tree(app_commands.CommandTree["Caravanserai"]):
+    """Turns refusals into ephemeral replies; logs everything unexpected."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        locale = interaction.locale
+        if isinstance(cause, UserError):
+            text = i18n.t(locale, cause.key, **cause.params)
+        elif isinstance(cause, MoveError):
+            text = i18n.t(locale, cause.key, default=cause.message, **cause.params)
+        elif isinstance(cause, app_commands.CheckFailure):
+            text = i18n.t(locale, "error.not_allowed")
+        else:
+            log.error(
+                "Command %s failed in channel %s (game %s)",
+                describe_command(interaction),
+                interaction.channel_id,
+                getattr(interaction.extras, "get", lambda _k: None)("game_id"),
+                exc_info=cause,
+            )
+            text = i18n.t(locale, "error.unexpected")
+        await send_ephemeral(interaction, text)
+
+
+async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """Answer privately whether or not the interaction was acknowledged yet."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("Could not deliver an error reply for %s", describe_command(interaction))
+
+
+class Caravanserai(commands.Bot):
+    def __init__(self, config: Config) -> None:
+        # Slash commands only: no message content or member intents needed.
+        intents = discord.Intents.default()
+        intents.message_content = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=Tree,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.config = config
+        self._storage: Storage | None = None
+        self._service: GameService | None = None
+
+    @property
+    def storage(self) -> Storage:
+        assert self._storage is not None, "storage is opened in setup_hook"
+        return self._storage
+
+    @property
+    def service(self) -> GameService:
+        assert self._service is not None, "service is created in setup_hook"
+        return self._service
+
+    async def setup_hook(self) -> None:
+        self._storage = await open_storage(self.config.database_url)
+        self._service = GameService(self._storage)
+        await self.tree.set_translator(CommandTranslator())
+        for name in EXTENSIONS:
+            await self.load_extension(name)
+        await self.sync_commands_if_changed()
+
+    async def close(self) -> None:
+        await super().close()
+        if self._storage is not None:
+            await self._storage.close()
+            self._storage = None
+
+    # ------------------------------------------------------------------ sync
+
+    async def command_fingerprint(self) -> str:
+        """Hash of the translated command payloads: changes when commands do."""
+        translator = self.tree.translator
+        assert translator is not None
+        payloads: list[Any] = [
+            await command.get_translated_payload(self.tree, translator)
+            for command in self.tree.get_commands()
+        ]
+        blob = json.dumps(payloads, sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+    async def sync_commands_if_changed(self) -> None:
+        fingerprint = await self.command_fingerprint()
+        if self.config.guild_ids:
+            for guild_id in self.config.guild_ids:
+                guild = discord.Object(id=guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self._sync_scope(f"guild:{guild_id}", fingerprint, guild)
+        else:
+            await self._sync_scope("global", fingerprint, None)
+
+    async def _sync_scope(
+        self, scope: str, fingerprint: str, guild: discord.abc.Snowflake | None
+    ) -> None:
+        key = f"commands:{scope}"
+        # The application id is part of the key: a new application needs a sync.
+        wanted = f"{self.application_id}:{fingerprint}"
+        if await self.storage.get_meta(key) == wanted:
+            log.info("Slash commands unchanged for %s; no sync", scope)
+            return
+        synced = await self.tree.sync(guild=guild)
+        await self.storage.set_meta(key, wanted)
+        log.info("Synced %d slash commands for %s", len(synced), scope)
+
+    # ------------------------------------------------------------------ events
+
+    async def on_ready(self) -> None:
+        assert self.user is not None
+        log.info("Logged in as %s (%s) in %d servers", self.user, self.user.id, len(self.guilds))
+        lobby = self.get_cog("Lobby")
+        if lobby is not None:
+            await lobby.resume_waiting_games()  # type: ignore[attr-defined]
+
+
+def describe_command(interaction: discord.Interaction) -> str:
+    command = interaction.command
+    return command.qualified_name if isinstance(command, app_commands.Command) else "?"

@@ -1,0 +1,290 @@
+"""Backend-neutral storage interface: records, errors and the ``Storage`` protocol.
+
+Cogs and services only see these types, so a PostgreSQL backend can later sit
+beside the SQLite one without touching them.
+
+Concurrency contract: every write names the ``version`` the caller last saw;
+if the game moved on meanwhile the write changes nothing and raises
+:class:`StaleVersion` ("the board changed under you"). Version is checked
+first, then status, so a stale caller always learns it is stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Final, Literal, Protocol, Self, TypeGuard
+
+GameStatus = Literal["lobby", "active", "finished", "cancelled"]
+STATUSES: Final[tuple[GameStatus, ...]] = ("lobby", "active", "finished", "cancelled")
+OPEN_STATUSES: Final[tuple[GameStatus, ...]] = ("lobby", "active")
+
+
+def is_status(value: str) -> TypeGuard[GameStatus]:
+    return value in STATUSES
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    seat: int  # 0-based; players see seat + 1
+    user_id: int | None  # None for bot seats
+    name: str
+    is_bot: bool
+    resigned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    id: int
+    kind: str
+    guild_id: int
+    channel_id: int
+    status: GameStatus
+    creator_id: int
+    options: dict[str, str]
+    seed: int
+    state: dict[str, Any] | None  # engine dump; None until the game starts
+    version: int
+    created_at: str  # ISO-8601 UTC
+    updated_at: str
+    seats: tuple[SeatRecord, ...]
+    finished_at: str | None = None  # set when finished or cancelled
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` holds in this game, or None."""
+        for s in self.seats:
+            if s.user_id == user_id:
+                return s.seat
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    ply: int  # 1, 2, … per game
+    seat: int
+    notation: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    seat: int
+    user_id: int | None
+    name: str
+    score: int
+    rank: int  # 1 is best; ties share a rank
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    user_id: int
+    name: str  # the name used in the player's latest finished game
+    games: int
+    wins: int
+    win_rate: float  # wins / games
+    points: int  # sum of final scores
+
+
+def results_for(
+    seats: Sequence[SeatRecord],
+    scores: Sequence[int],
+    ranks: Sequence[int],
+    winners: Collection[int],
+) -> tuple[ResultRow, ...]:
+    """Build result rows from an engine outcome (scores/ranks indexed by seat)."""
+    if not len(seats) == len(scores) == len(ranks):
+        raise InvalidRequest("seats, scores and ranks must have the same length")
+    return tuple(
+        ResultRow(s.seat, s.user_id, s.name, scores[s.seat], ranks[s.seat], s.seat in winners)
+        for s in seats
+    )
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class StorageError(Exception):
+    """Base class of everything the storage layer raises on purpose."""
+
+
+class StorageBusy(StorageError):
+    """The database stayed locked by another process past the busy timeout."""
+
+
+class MigrationError(StorageError):
+    """A migration failed, or the database is newer than this code."""
+
+
+class InvalidRequest(StorageError, ValueError):
+    """The call itself is malformed (bad permutation, unknown seat, bad results…)."""
+
+
+class NotFound(StorageError):
+    def __init__(self, game_id: int, message: str | None = None) -> None:
+        super().__init__(message or f"game {game_id} not found")
+        self.game_id = game_id
+
+
+class NotSeated(NotFound):
+    def __init__(self, game_id: int, user_id: int) -> None:
+        super().__init__(game_id, f"user {user_id} has no seat in game {game_id}")
+        self.user_id = user_id
+
+
+class StaleVersion(StorageError):
+    """Someone else changed the game first; reload and tell the user."""
+
+    def __init__(self, game_id: int, expected: int, actual: int | None = None) -> None:
+        super().__init__(f"game {game_id} is at version {actual}, not {expected}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class ChannelBusy(StorageError):
+    """The channel already holds a lobby or active game."""
+
+    def __init__(self, existing_game_id: int) -> None:
+        super().__init__(f"this channel already has an open game ({existing_game_id})")
+        self.existing_game_id = existing_game_id
+
+
+class SeatTaken(StorageError):
+    """A seat cannot be taken."""
+
+
+class AlreadySeated(SeatTaken):
+    def __init__(self, game_id: int, user_id: int, seat: int) -> None:
+        super().__init__(f"user {user_id} already holds seat {seat} in game {game_id}")
+        self.game_id = game_id
+        self.user_id = user_id
+        self.seat = seat
+
+
+class WrongStatus(StorageError):
+    """The game's status does not allow this operation."""
+
+    def __init__(self, game_id: int, status: str) -> None:
+        super().__init__(f"game {game_id} is {status}")
+        self.game_id = game_id
+        self.status = status
+
+
+class NotInLobby(WrongStatus):
+    pass
+
+
+class NotActive(WrongStatus):
+    pass
+
+
+# --------------------------------------------------------------------------- interface
+
+
+class Storage(Protocol):
+    """What the bot needs from a database. All methods are coroutine-safe."""
+
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+    async def create_game(
+        self,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        creator_name: str,
+        options: Mapping[str, str],
+        seed: int,
+    ) -> GameRecord:
+        """Open a lobby; the creator takes seat 0. Raises ChannelBusy."""
+        ...
+
+    async def get_game(self, game_id: int) -> GameRecord | None: ...
+
+    async def active_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's lobby or active game, if any."""
+        ...
+
+    async def list_games(
+        self, guild_id: int, statuses: Collection[str] | None = None, limit: int = 25
+    ) -> list[GameRecord]:
+        """Most recently updated first."""
+        ...
+
+    async def add_seat(
+        self, game_id: int, version: int, user_id: int | None, name: str, is_bot: bool
+    ) -> GameRecord:
+        """Take the next free seat (lobby only). Raises AlreadySeated, NotInLobby."""
+        ...
+
+    async def remove_seat(self, game_id: int, version: int, user_id: int) -> GameRecord:
+        """Leave the lobby; later seats move down so numbers stay 0..n-1. The
+        creator may leave too; cancelling an empty lobby is the caller's call."""
+        ...
+
+    async def start_game(
+        self, game_id: int, version: int, seat_order: Sequence[int], state: dict[str, Any]
+    ) -> GameRecord:
+        """lobby -> active; new seat i is old seat ``seat_order[i]``."""
+        ...
+
+    async def record_move(
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        notation: str,
+        state: dict[str, Any],
+        *,
+        results: Sequence[ResultRow] | None = None,
+    ) -> GameRecord:
+        """One transaction: new state, version+1, next move-log row; with
+        ``results`` the game also finishes (see :meth:`finish_game`)."""
+        ...
+
+    async def set_seat_resigned(
+        self, game_id: int, version: int, seat: int, state: dict[str, Any]
+    ) -> GameRecord: ...
+
+    async def cancel_game(self, game_id: int, version: int) -> GameRecord: ...
+
+    async def finish_game(
+        self, game_id: int, version: int, state: dict[str, Any], results: Sequence[ResultRow]
+    ) -> GameRecord:
+        """active -> finished with one result row per seat. Each row's user_id must
+        match its seat; names are read back from the seats."""
+        ...
+
+    async def moves(self, game_id: int) -> list[MoveRecord]: ...
+
+    async def results(self, game_id: int) -> list[ResultRow]: ...
+
+    async def leaderboard(
+        self, guild_id: int, kind: str | None = None, limit: int = 25
+    ) -> list[LeaderRow]:
+        """Humans in finished games: wins, win rate, games played, all descending."""
+        ...
+
+    async def get_meta(self, key: str) -> str | None: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...

@@ -1,0 +1,603 @@
+"""SQLite backend (aiosqlite): one connection per process, WAL, optimistic versions.
+
+Why one asyncio.Lock around every transaction, reads included: an aiosqlite
+connection has a single transaction, so two handlers interleaving statements
+on it would share it — a reader could see (and a rollback could discard)
+another handler's uncommitted writes. Under the lock each handler gets its
+own BEGIN … COMMIT. Across processes, SQLite's file lock does the same job:
+writers use ``BEGIN IMMEDIATE`` (take the write lock up front, waiting up to
+``busy_timeout``) and re-check the version inside it, so two movers with the
+same version can never both land. WAL lets readers run beside a writer and
+see only committed data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import sqlite3
+from collections.abc import AsyncIterator, Collection, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import aiosqlite
+
+from .base import (
+    OPEN_STATUSES,
+    AlreadySeated,
+    ChannelBusy,
+    GameRecord,
+    GameStatus,
+    InvalidRequest,
+    LeaderRow,
+    MoveRecord,
+    NotActive,
+    NotFound,
+    NotInLobby,
+    NotSeated,
+    ResultRow,
+    SeatRecord,
+    StaleVersion,
+    StorageBusy,
+    StorageError,
+    WrongStatus,
+    is_status,
+)
+from .migrate import Migration, apply_migrations, load_migrations
+
+MEMORY = ":memory:"
+_INT64 = range(-(2**63), 2**63)  # SQLite INTEGER
+_Params = Sequence[Any]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _dump(value: Mapping[str, Any]) -> str:
+    # allow_nan=False: NaN is not JSON and PostgreSQL's jsonb would reject it later.
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise InvalidRequest(f"not JSON-serialisable: {exc}") from exc
+
+
+def _is_busy(exc: BaseException) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return (
+        isinstance(exc, sqlite3.OperationalError)
+        and code is not None
+        and (code & 0xFF) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    )
+
+
+class SqliteStorage:
+    """The :class:`~bot.storage.base.Storage` protocol on one SQLite file."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        migrations: Sequence[Migration] | None = None,
+        busy_timeout_ms: int = 5000,
+    ) -> None:
+        self.path = MEMORY if str(path) == MEMORY else str(Path(path).expanduser())
+        self._migrations = tuple(migrations) if migrations is not None else load_migrations()
+        self._busy_timeout_ms = int(busy_timeout_ms)
+        self._conn: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def open(self) -> None:
+        if self._conn is not None:
+            return
+        if self.path != MEMORY:
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves.
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            # busy_timeout first: switching to WAL may itself wait for another process.
+            await conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            async with conn.execute("PRAGMA journal_mode = WAL") as cur:
+                row = await cur.fetchone()
+            mode = str(row[0]).lower() if row else ""
+            if self.path != MEMORY and mode != "wal":
+                raise StorageError(f"could not enable WAL on {self.path} (got {mode!r})")
+            # NORMAL is durable across application crashes in WAL mode, and much faster.
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await apply_migrations(conn, self._migrations)
+        except BaseException:
+            await conn.close()
+            raise
+        self._conn = conn
+
+    async def close(self) -> None:
+        if self._conn is None:
+            return
+        async with self._lock:  # let the running transaction finish
+            conn, self._conn = self._conn, None
+            await conn.close()
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    # ------------------------------------------------------------------ transactions
+
+    @asynccontextmanager
+    async def _transaction(self, begin: str) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            conn = self._conn  # read under the lock: close() may have run while we waited
+            if conn is None:
+                raise StorageError("storage is not open")
+            try:
+                await conn.execute(begin)
+                yield conn
+                await conn.execute("COMMIT")
+            except BaseException as exc:
+                # Shielded: even if we are being cancelled, the connection must
+                # not be handed to the next handler with our transaction open.
+                await asyncio.shield(self._rollback(conn))
+                if _is_busy(exc):
+                    raise StorageBusy(f"database is locked: {exc}") from exc
+                raise
+
+    @staticmethod
+    async def _rollback(conn: aiosqlite.Connection) -> None:
+        # Errors mean no transaction was open (BEGIN failed) or the connection closed.
+        with contextlib.suppress(sqlite3.Error, ValueError):
+            await conn.execute("ROLLBACK")
+
+    def _write(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        return self._transaction("BEGIN IMMEDIATE")
+
+    def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
+        # A (deferred) read transaction gives one consistent snapshot across queries.
+        return self._transaction("BEGIN")
+
+    # ------------------------------------------------------------------ query helpers
+
+    @staticmethod
+    async def _one(
+        conn: aiosqlite.Connection, sql: str, params: _Params = ()
+    ) -> sqlite3.Row | None:
+        async with conn.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    @staticmethod
+    async def _all(conn: aiosqlite.Connection, sql: str, params: _Params = ()) -> list[sqlite3.Row]:
+        async with conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def _records(
+        self, conn: aiosqlite.Connection, rows: Sequence[sqlite3.Row]
+    ) -> list[GameRecord]:
+        if not rows:
+            return []
+        ids = [int(r["id"]) for r in rows]
+        marks = ",".join("?" * len(ids))
+        seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
+        for s in await self._all(
+            conn,
+            f"SELECT game_id, seat, user_id, display_name, is_bot, resigned FROM seats"
+            f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+            ids,
+        ):
+            seats[int(s["game_id"])].append(
+                SeatRecord(
+                    seat=int(s["seat"]),
+                    user_id=s["user_id"],
+                    name=s["display_name"],
+                    is_bot=bool(s["is_bot"]),
+                    resigned=bool(s["resigned"]),
+                )
+            )
+        return [_game(r, tuple(seats[int(r["id"])])) for r in rows]
+
+    async def _load(self, conn: aiosqlite.Connection, game_id: int) -> GameRecord:
+        row = await self._one(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            raise NotFound(game_id)
+        return (await self._records(conn, [row]))[0]
+
+    async def _guard(
+        self,
+        conn: aiosqlite.Connection,
+        game_id: int,
+        version: int,
+        allowed: Collection[str],
+        error: type[WrongStatus],
+    ) -> GameRecord:
+        """Load the game inside the write transaction and check version, then status."""
+        game = await self._load(conn, game_id)
+        if game.version != version:
+            raise StaleVersion(game_id, version, game.version)
+        if game.status not in allowed:
+            raise error(game_id, game.status)
+        return game
+
+    async def _bump(
+        self,
+        conn: aiosqlite.Connection,
+        game_id: int,
+        version: int,
+        *,
+        ended: bool = False,
+        **columns: Any,
+    ) -> str:
+        """The guarded UPDATE every write ends with; returns the new updated_at.
+
+        ``ended`` stamps finished_at with the same instant as updated_at.
+        """
+        now = _now()
+        columns["updated_at"] = now
+        if ended:
+            columns["finished_at"] = now
+        sets = ", ".join(f"{name} = ?" for name in columns)  # names come from this module
+        async with conn.execute(
+            f"UPDATE games SET version = version + 1, {sets} WHERE id = ? AND version = ?",
+            (*columns.values(), game_id, version),
+        ) as cur:
+            if cur.rowcount != 1:
+                raise StaleVersion(game_id, version)
+        return now
+
+    @staticmethod
+    async def _replace_seats(
+        conn: aiosqlite.Connection, game_id: int, seats: Iterable[SeatRecord]
+    ) -> None:
+        """Rewrite the lobby's seats numbered 0..n-1 in the given order.
+
+        Delete-and-insert avoids transient primary-key clashes that an
+        in-place ``seat = seat - 1`` could hit, since SQLite checks per row.
+        """
+        await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+        await conn.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, display_name, is_bot, resigned)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, i, s.user_id, s.name, int(s.is_bot), int(s.resigned))
+                for i, s in enumerate(seats)
+            ],
+        )
+
+    @staticmethod
+    def _check_seat(game: GameRecord, seat: int) -> None:
+        if not 0 <= seat < len(game.seats):
+            raise InvalidRequest(f"game {game.id} has no seat {seat}")
+
+    @staticmethod
+    def _check_results(game: GameRecord, results: Sequence[ResultRow]) -> None:
+        by_seat = {s.seat: s for s in game.seats}
+        if sorted(r.seat for r in results) != sorted(by_seat):
+            raise InvalidRequest("results need exactly one row per seat")
+        for r in results:
+            if r.user_id != by_seat[r.seat].user_id:
+                raise InvalidRequest(f"result for seat {r.seat} names the wrong user")
+            if r.rank < 1:
+                raise InvalidRequest("ranks start at 1")
+
+    @staticmethod
+    async def _insert_results(
+        conn: aiosqlite.Connection, game_id: int, results: Sequence[ResultRow]
+    ) -> None:
+        await conn.executemany(
+            "INSERT INTO results (game_id, seat, score, rank, won) VALUES (?, ?, ?, ?, ?)",
+            [(game_id, r.seat, r.score, r.rank, int(r.won)) for r in results],
+        )
+
+    # ------------------------------------------------------------------ games
+
+    async def create_game(
+        self,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        creator_id: int,
+        creator_name: str,
+        options: Mapping[str, str],
+        seed: int,
+    ) -> GameRecord:
+        if seed not in _INT64:
+            raise InvalidRequest("seed must fit in a signed 64-bit integer")
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
+            raise InvalidRequest("options must map strings to strings")
+        async with self._write() as conn:
+            busy = await self._one(
+                conn,
+                "SELECT id FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                (channel_id,),
+            )
+            if busy is not None:
+                raise ChannelBusy(int(busy["id"]))
+            now = _now()
+            async with conn.execute(
+                "INSERT INTO games (kind, guild_id, channel_id, status, creator_id, options,"
+                " seed, state, version, created_at, updated_at)"
+                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, NULL, 1, ?, ?)",
+                (
+                    kind,
+                    guild_id,
+                    channel_id,
+                    creator_id,
+                    _dump(dict(sorted(options.items()))),
+                    seed,
+                    now,
+                    now,
+                ),
+            ) as cur:
+                game_id = cur.lastrowid
+            assert game_id is not None
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, display_name, is_bot)"
+                " VALUES (?, 0, ?, ?, 0)",
+                (game_id, creator_id, creator_name),
+            )
+            return await self._load(conn, game_id)
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        async with self._read() as conn:
+            row = await self._one(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
+            return (await self._records(conn, [row]))[0] if row is not None else None
+
+    async def active_game(self, channel_id: int) -> GameRecord | None:
+        async with self._read() as conn:
+            row = await self._one(
+                conn,
+                "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                (channel_id,),
+            )
+            return (await self._records(conn, [row]))[0] if row is not None else None
+
+    async def list_games(
+        self, guild_id: int, statuses: Collection[str] | None = None, limit: int = 25
+    ) -> list[GameRecord]:
+        if limit < 1:
+            raise InvalidRequest("limit must be positive")
+        sql = "SELECT * FROM games WHERE guild_id = ?"
+        params: list[Any] = [guild_id]
+        if statuses is not None:
+            wanted = sorted(set(statuses))
+            if not all(is_status(s) for s in wanted):
+                raise InvalidRequest(f"unknown status in {wanted}")
+            if not wanted:
+                return []
+            sql += f" AND status IN ({','.join('?' * len(wanted))})"
+            params += wanted
+        sql += " ORDER BY updated_at DESC, id DESC LIMIT ?"
+        async with self._read() as conn:
+            return await self._records(conn, await self._all(conn, sql, [*params, limit]))
+
+    # ------------------------------------------------------------------ lobby
+
+    async def add_seat(
+        self, game_id: int, version: int, user_id: int | None, name: str, is_bot: bool
+    ) -> GameRecord:
+        if user_id is None and not is_bot:
+            raise InvalidRequest("a human seat needs a user id")
+        async with self._write() as conn:
+            game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
+            if user_id is not None and (seat := game.seat_of(user_id)) is not None:
+                raise AlreadySeated(game_id, user_id, seat)
+            await conn.execute(
+                "INSERT INTO seats (game_id, seat, user_id, display_name, is_bot)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (game_id, len(game.seats), user_id, name, int(is_bot)),
+            )
+            await self._bump(conn, game_id, version)
+            return await self._load(conn, game_id)
+
+    async def remove_seat(self, game_id: int, version: int, user_id: int) -> GameRecord:
+        async with self._write() as conn:
+            game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
+            if game.seat_of(user_id) is None:
+                raise NotSeated(game_id, user_id)
+            rest = [s for s in game.seats if s.user_id != user_id]
+            await self._replace_seats(conn, game_id, rest)
+            await self._bump(conn, game_id, version)
+            return await self._load(conn, game_id)
+
+    async def start_game(
+        self, game_id: int, version: int, seat_order: Sequence[int], state: dict[str, Any]
+    ) -> GameRecord:
+        async with self._write() as conn:
+            game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
+            if not game.seats or sorted(seat_order) != list(range(len(game.seats))):
+                raise InvalidRequest(
+                    f"seat_order must be a permutation of 0..{len(game.seats) - 1}"
+                )
+            await self._replace_seats(conn, game_id, [game.seats[i] for i in seat_order])
+            await self._bump(conn, game_id, version, status="active", state=_dump(state))
+            return await self._load(conn, game_id)
+
+    async def cancel_game(self, game_id: int, version: int) -> GameRecord:
+        async with self._write() as conn:
+            await self._guard(conn, game_id, version, OPEN_STATUSES, WrongStatus)
+            await self._bump(conn, game_id, version, status="cancelled", ended=True)
+            return await self._load(conn, game_id)
+
+    # ------------------------------------------------------------------ play
+
+    async def record_move(
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        notation: str,
+        state: dict[str, Any],
+        *,
+        results: Sequence[ResultRow] | None = None,
+    ) -> GameRecord:
+        async with self._write() as conn:
+            game = await self._guard(conn, game_id, version, ("active",), NotActive)
+            self._check_seat(game, seat)
+            columns: dict[str, Any] = {"state": _dump(state)}
+            if results is not None:
+                self._check_results(game, results)
+                columns["status"] = "finished"
+            now = await self._bump(conn, game_id, version, ended=results is not None, **columns)
+            await conn.execute(
+                "INSERT INTO moves (game_id, ply, seat, notation, created_at)"
+                " SELECT ?, COALESCE(MAX(ply), 0) + 1, ?, ?, ? FROM moves WHERE game_id = ?",
+                (game_id, seat, notation, now, game_id),
+            )
+            if results is not None:
+                await self._insert_results(conn, game_id, results)
+            return await self._load(conn, game_id)
+
+    async def set_seat_resigned(
+        self, game_id: int, version: int, seat: int, state: dict[str, Any]
+    ) -> GameRecord:
+        async with self._write() as conn:
+            game = await self._guard(conn, game_id, version, ("active",), NotActive)
+            self._check_seat(game, seat)
+            await conn.execute(
+                "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
+            )
+            await self._bump(conn, game_id, version, state=_dump(state))
+            return await self._load(conn, game_id)
+
+    async def finish_game(
+        self, game_id: int, version: int, state: dict[str, Any], results: Sequence[ResultRow]
+    ) -> GameRecord:
+        async with self._write() as conn:
+            game = await self._guard(conn, game_id, version, ("active",), NotActive)
+            self._check_results(game, results)
+            await self._bump(
+                conn, game_id, version, state=_dump(state), status="finished", ended=True
+            )
+            await self._insert_results(conn, game_id, results)
+            return await self._load(conn, game_id)
+
+    async def moves(self, game_id: int) -> list[MoveRecord]:
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                "SELECT ply, seat, notation, created_at FROM moves WHERE game_id = ? ORDER BY ply",
+                (game_id,),
+            )
+        return [
+            MoveRecord(int(r["ply"]), int(r["seat"]), r["notation"], r["created_at"]) for r in rows
+        ]
+
+    async def results(self, game_id: int) -> list[ResultRow]:
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                "SELECT r.seat, s.user_id, s.display_name, r.score, r.rank, r.won"
+                " FROM results r JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat"
+                " WHERE r.game_id = ? ORDER BY r.rank, r.seat",
+                (game_id,),
+            )
+        return [
+            ResultRow(
+                int(r["seat"]),
+                r["user_id"],
+                r["display_name"],
+                int(r["score"]),
+                int(r["rank"]),
+                bool(r["won"]),
+            )
+            for r in rows
+        ]
+
+    async def leaderboard(
+        self, guild_id: int, kind: str | None = None, limit: int = 25
+    ) -> list[LeaderRow]:
+        if limit < 1:
+            raise InvalidRequest("limit must be positive")
+        async with self._read() as conn:
+            rows = await self._all(conn, _LEADERBOARD_SQL, (guild_id, kind, kind, limit))
+        return [
+            LeaderRow(
+                int(r["user_id"]),
+                r["name"],
+                int(r["games"]),
+                int(r["wins"]),
+                float(r["win_rate"]),
+                int(r["points"]),
+            )
+            for r in rows
+        ]
+
+    # ------------------------------------------------------------------ meta
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._read() as conn:
+            row = await self._one(conn, "SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+
+# Humans only (bots have is_bot = 1); the name shown is the one from the
+# player's latest finished game, since display names change.
+_LEADERBOARD_SQL = """
+WITH played AS (
+    SELECT s.user_id, s.display_name, r.won, r.score, g.finished_at, g.id AS game_id
+    FROM games g
+    JOIN results r ON r.game_id = g.id
+    JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
+    WHERE g.guild_id = ? AND g.status = 'finished' AND (? IS NULL OR g.kind = ?)
+      AND s.is_bot = 0 AND s.user_id IS NOT NULL
+),
+latest AS (
+    SELECT user_id, display_name,
+           ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY finished_at DESC, game_id DESC) AS n
+    FROM played
+),
+totals AS (
+    SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, SUM(score) AS points,
+           CAST(SUM(won) AS REAL) / COUNT(*) AS win_rate
+    FROM played GROUP BY user_id
+)
+SELECT t.user_id, l.display_name AS name, t.games, t.wins, t.win_rate, t.points
+FROM totals t JOIN latest l ON l.user_id = t.user_id AND l.n = 1
+ORDER BY t.wins DESC, t.win_rate DESC, t.games DESC, t.points DESC, t.user_id
+LIMIT ?
+"""
+
+
+def _game(row: sqlite3.Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
+    status: str = row["status"]
+    if not is_status(status):
+        raise StorageError(f"game {row['id']} has unknown status {status!r}")
+    st: GameStatus = status
+    return GameRecord(
+        id=int(row["id"]),
+        kind=row["kind"],
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        status=st,
+        creator_id=int(row["creator_id"]),
+        options=json.loads(row["options"]),
+        seed=int(row["seed"]),
+        state=None if row["state"] is None else json.loads(row["state"]),
+        version=int(row["version"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        seats=seats,
+        finished_at=row["finished_at"],
+    )

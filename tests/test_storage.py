@@ -1,0 +1,562 @@
+"""Storage tests on real SQLite files (no mocks): migrations, lifecycle,
+version guards, concurrency (one connection and two), results, leaderboard."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import closing
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.storage import (
+    AlreadySeated,
+    ChannelBusy,
+    GameRecord,
+    InvalidRequest,
+    MigrationError,
+    NotActive,
+    NotFound,
+    NotInLobby,
+    NotSeated,
+    ResultRow,
+    SqliteStorage,
+    StaleVersion,
+    Storage,
+    StorageBusy,
+    StorageError,
+    WrongStatus,
+    open_storage,
+    results_for,
+    sqlite_path,
+)
+from bot.storage.migrate import Migration, apply_migrations, load_migrations, split_statements
+
+GUILD = 1000
+OTHER_GUILD = 2000
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "test.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[SqliteStorage]:
+    async with SqliteStorage(db_path) as s:
+        yield s
+
+
+async def new_active(
+    s: Storage, channel: int = 1, kind: str = "desert", guild: int = GUILD
+) -> GameRecord:
+    """A started two-seat game: user 10 (seat 0) against a bot (seat 1)."""
+    g = await s.create_game(kind, guild, channel, 10, "Alice", {"variant": "base"}, 42)
+    g = await s.add_seat(g.id, g.version, None, "Bot", True)
+    return await s.start_game(g.id, g.version, [0, 1], {"turn": 0})
+
+
+async def play_game(
+    s: Storage,
+    channel: int,
+    players: list[tuple[int | None, str]],
+    scores: list[int],
+    *,
+    kind: str = "desert",
+    guild: int = GUILD,
+) -> GameRecord:
+    """Create, seat, start and finish a game; rank 1 (highest score) wins."""
+    uid, name = players[0]
+    assert uid is not None
+    g = await s.create_game(kind, guild, channel, uid, name, {}, 1)
+    for uid, name in players[1:]:
+        g = await s.add_seat(g.id, g.version, uid, name, uid is None)
+    g = await s.start_game(g.id, g.version, list(range(len(players))), {})
+    ranks = [1 + sum(o > sc for o in scores) for sc in scores]
+    winners = {i for i, r in enumerate(ranks) if r == 1}
+    res = results_for(g.seats, scores, ranks, winners)
+    return await s.record_move(g.id, g.version, 0, "end", {"over": True}, results=res)
+
+
+# --------------------------------------------------------------------------- migrations
+
+
+async def test_pragmas(store: SqliteStorage) -> None:
+    conn = store._conn  # white-box: per-connection settings are only visible here
+    assert conn is not None
+    expected = {"journal_mode": "wal", "busy_timeout": 5000, "foreign_keys": 1, "synchronous": 1}
+    for name, value in expected.items():
+        async with conn.execute(f"PRAGMA {name}") as cur:
+            row = await cur.fetchone()
+        assert row is not None and row[0] == value, name
+
+
+async def test_migrations_idempotent(db_path: Path) -> None:
+    async with SqliteStorage(db_path):
+        pass
+    with closing(sqlite3.connect(db_path)) as raw:
+        first = raw.execute("SELECT * FROM schema_migrations").fetchall()
+        schema = raw.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
+    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1]
+    async with SqliteStorage(db_path):  # reopen: nothing to do
+        pass
+    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+        assert await apply_migrations(conn, load_migrations()) == []  # applying twice: no-op
+    with closing(sqlite3.connect(db_path)) as raw:
+        assert raw.execute("SELECT * FROM schema_migrations").fetchall() == first
+        assert raw.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall() == schema
+
+
+async def test_version_1_database_is_upgraded(db_path: Path) -> None:
+    v1 = load_migrations()[:1]
+    v2 = (*v1, Migration(2, "game_notes", "ALTER TABLE games ADD COLUMN note TEXT;\n"))
+    async with SqliteStorage(db_path, migrations=v1) as s:
+        g = await s.create_game("desert", GUILD, 1, 10, "Alice", {}, 7)
+    async with SqliteStorage(db_path, migrations=v2) as s:
+        assert await s.get_game(g.id) == g  # data survives the upgrade
+    async with aiosqlite.connect(db_path, isolation_level=None) as conn:
+        assert await apply_migrations(conn, v2) == []
+    with closing(sqlite3.connect(db_path)) as raw:
+        assert [r[0] for r in raw.execute("SELECT version FROM schema_migrations")] == [1, 2]
+        assert "note" in [r[1] for r in raw.execute("PRAGMA table_info(games)")]
+    with pytest.raises(MigrationError, match="newer"):
+        await SqliteStorage(db_path, migrations=v1).open()
+
+
+async def test_failed_migration_rolls_back_whole_file(db_path: Path) -> None:
+    v1 = load_migrations()[:1]
+    bad = Migration(2, "broken", "CREATE TABLE extra (x INTEGER);\nINSERT INTO nowhere VALUES (1);")
+    with pytest.raises(MigrationError, match="broken"):
+        await SqliteStorage(db_path, migrations=(*v1, bad)).open()
+    with closing(sqlite3.connect(db_path)) as raw:
+        assert [r[0] for r in raw.execute("SELECT version FROM schema_migrations")] == [1]
+        assert raw.execute("SELECT name FROM sqlite_master WHERE name = 'extra'").fetchall() == []
+
+
+def test_split_statements_respects_strings_and_triggers() -> None:
+    sql = """
+    -- a comment; with a semicolon
+    CREATE TABLE t (x TEXT DEFAULT 'a;b');
+    CREATE TRIGGER tr BEFORE DELETE ON t BEGIN SELECT RAISE(ABORT, 'no;'); END;
+    /* trailing comment */
+    """
+    stmts = split_statements(sql)
+    assert len(stmts) == 2 and stmts[1].endswith("END;")
+    with pytest.raises(MigrationError, match="unterminated"):
+        split_statements("CREATE TABLE t (x)")
+
+
+def test_migration_numbering_must_be_contiguous(tmp_path: Path) -> None:
+    (tmp_path / "001_a.sql").write_text("SELECT 1;")
+    (tmp_path / "003_c.sql").write_text("SELECT 1;")
+    with pytest.raises(MigrationError, match="1..n"):
+        load_migrations(tmp_path)
+
+
+# --------------------------------------------------------------------------- lobby lifecycle
+
+
+async def test_create_join_leave_start(store: SqliteStorage) -> None:
+    g = await store.create_game("nomadi", GUILD, 5, 10, "Alice", {"b": "2", "a": "1"}, 99)
+    assert (g.status, g.version, g.seed, g.state, g.finished_at) == ("lobby", 1, 99, None, None)
+    assert g.options == {"a": "1", "b": "2"}
+    assert [(s.seat, s.user_id, s.name, s.is_bot) for s in g.seats] == [(0, 10, "Alice", False)]
+    assert datetime.fromisoformat(g.created_at).utcoffset() == timedelta(0)
+
+    g = await store.add_seat(g.id, g.version, 20, "Bob", False)
+    g = await store.add_seat(g.id, g.version, None, "Bot", True)
+    g = await store.add_seat(g.id, g.version, 30, "Carol", False)
+    assert [(s.seat, s.user_id) for s in g.seats] == [(0, 10), (1, 20), (2, None), (3, 30)]
+    assert g.version == 4 and g.seat_of(30) == 3
+    with pytest.raises(AlreadySeated):
+        await store.add_seat(g.id, g.version, 20, "Bob again", False)
+    with pytest.raises(InvalidRequest):
+        await store.add_seat(g.id, g.version, None, "ghost", False)
+    with pytest.raises(StaleVersion):
+        await store.add_seat(g.id, 1, 40, "Dan", False)
+
+    g = await store.remove_seat(g.id, g.version, 20)  # later seats move down
+    assert [(s.seat, s.user_id, s.name) for s in g.seats] == [
+        (0, 10, "Alice"),
+        (1, None, "Bot"),
+        (2, 30, "Carol"),
+    ]
+    with pytest.raises(NotSeated):
+        await store.remove_seat(g.id, g.version, 20)
+    with pytest.raises(InvalidRequest):
+        await store.start_game(g.id, g.version, [0, 0, 1], {})
+
+    before = g.updated_at
+    g = await store.start_game(g.id, g.version, [2, 0, 1], {"board": [1, 2], "turn": 0})
+    assert g.status == "active" and g.updated_at > before
+    assert [(s.seat, s.user_id) for s in g.seats] == [(0, 30), (1, 10), (2, None)]
+    assert g.state == {"board": [1, 2], "turn": 0}
+    assert await store.get_game(g.id) == g
+    with pytest.raises(NotInLobby):
+        await store.add_seat(g.id, g.version, 40, "Dan", False)
+    with pytest.raises(NotInLobby):
+        await store.remove_seat(g.id, g.version, 10)
+    with pytest.raises(NotFound):
+        await store.add_seat(12345, 1, 40, "Dan", False)
+    assert await store.get_game(12345) is None
+
+
+async def test_one_open_game_per_channel(store: SqliteStorage) -> None:
+    g = await store.create_game("desert", GUILD, 7, 10, "Alice", {}, 1)
+    with pytest.raises(ChannelBusy) as busy:
+        await store.create_game("oasis", GUILD, 7, 20, "Bob", {}, 2)
+    assert busy.value.existing_game_id == g.id
+    other = await store.create_game("oasis", GUILD, 8, 20, "Bob", {}, 2)  # other channel: fine
+    assert (await store.active_game(7)) == g
+
+    g = await store.cancel_game(g.id, g.version)
+    assert g.status == "cancelled" and g.finished_at is not None
+    assert await store.active_game(7) is None
+    with pytest.raises(WrongStatus):
+        await store.cancel_game(g.id, g.version)
+
+    g2 = await new_active(store, channel=7)  # allowed after cancel; busy while active
+    with pytest.raises(ChannelBusy):
+        await store.create_game("desert", GUILD, 7, 10, "Alice", {}, 1)
+    res = results_for(g2.seats, [3, 5], [2, 1], {1})
+    await store.finish_game(g2.id, g2.version, {"over": True}, res)
+    g3 = await store.create_game("desert", GUILD, 7, 10, "Alice", {}, 1)  # allowed after finish
+    assert (await store.active_game(7)) == g3 and (await store.active_game(8)) == other
+
+    # The partial unique index enforces it even for writers that skip the check.
+    with closing(sqlite3.connect(store.path)) as raw, pytest.raises(sqlite3.IntegrityError):
+        raw.execute(
+            "INSERT INTO games (kind, guild_id, channel_id, status, creator_id, seed,"
+            " created_at, updated_at) VALUES ('x', 1, 7, 'active', 1, 1, 'now', 'now')"
+        )
+
+
+async def test_list_games(store: SqliteStorage) -> None:
+    a = await store.create_game("desert", GUILD, 1, 10, "A", {}, 1)
+    b = await new_active(store, channel=2)
+    await store.create_game("desert", OTHER_GUILD, 3, 10, "A", {}, 1)
+    a = await store.cancel_game(a.id, a.version)
+    assert [g.id for g in await store.list_games(GUILD)] == [a.id, b.id]  # latest update first
+    assert [g.id for g in await store.list_games(GUILD, statuses={"active", "lobby"})] == [b.id]
+    assert [g.id for g in await store.list_games(GUILD, limit=1)] == [a.id]
+    assert await store.list_games(GUILD, statuses=()) == []
+    with pytest.raises(InvalidRequest):
+        await store.list_games(GUILD, statuses=["bogus"])
+
+
+# --------------------------------------------------------------------------- moves
+
+
+async def test_record_move_version_guard(store: SqliteStorage) -> None:
+    g = await new_active(store)
+    g1 = await store.record_move(g.id, g.version, 0, "a1", {"turn": 1})
+    assert (g1.version, g1.state) == (g.version + 1, {"turn": 1})
+    assert g1.updated_at > g.updated_at
+
+    with pytest.raises(StaleVersion) as stale:
+        await store.record_move(g.id, g.version, 1, "b2", {"turn": 99})
+    assert (stale.value.expected, stale.value.actual) == (g.version, g1.version)
+    assert await store.get_game(g.id) == g1  # nothing changed
+    assert [m.notation for m in await store.moves(g.id)] == ["a1"]
+
+    with pytest.raises(InvalidRequest):
+        await store.record_move(g.id, g1.version, 5, "zz", {})
+    with pytest.raises(InvalidRequest):
+        await store.record_move(g.id, g1.version, 0, "nan", {"x": float("nan")})
+    lobby = await store.create_game("desert", GUILD, 2, 10, "A", {}, 1)
+    with pytest.raises(NotActive):
+        await store.record_move(lobby.id, lobby.version, 0, "a1", {})
+    with pytest.raises(NotFound):
+        await store.record_move(999, 1, 0, "a1", {})
+    assert await store.get_game(g.id) == g1
+
+
+async def test_move_log_is_append_only_and_ordered(store: SqliteStorage) -> None:
+    g = await new_active(store)
+    notations = [f"m{i}" for i in range(12)]
+    for i, n in enumerate(notations):
+        g = await store.record_move(g.id, g.version, i % 2, n, {"ply": i + 1})
+    log = await store.moves(g.id)
+    assert [(m.ply, m.seat, m.notation) for m in log] == [
+        (i + 1, i % 2, n) for i, n in enumerate(notations)
+    ]
+    assert [m.created_at for m in log] == sorted(m.created_at for m in log)
+    assert await store.moves(999) == []
+    with closing(sqlite3.connect(store.path)) as raw:
+        for sql in ("UPDATE moves SET notation = 'x'", "DELETE FROM moves"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                raw.execute(sql)
+
+
+async def test_concurrent_moves_one_connection(store: SqliteStorage) -> None:
+    g = await new_active(store)
+    for turn in range(10):
+        outcome = await asyncio.gather(
+            store.record_move(g.id, g.version, 0, f"x{turn}", {"by": "x"}),
+            store.record_move(g.id, g.version, 1, f"y{turn}", {"by": "y"}),
+            return_exceptions=True,
+        )
+        landed = [o for o in outcome if isinstance(o, GameRecord)]
+        assert len(landed) == 1
+        assert sum(isinstance(o, StaleVersion) for o in outcome) == 1
+        g = landed[0]
+    log = await store.moves(g.id)
+    assert [m.ply for m in log] == list(range(1, 11))
+    assert (await store.get_game(g.id)) == g
+
+
+async def test_concurrent_moves_two_processes(db_path: Path) -> None:
+    async with SqliteStorage(db_path) as a, SqliteStorage(db_path) as b:
+        g = await new_active(a)
+        for turn in range(10):
+            outcome = await asyncio.gather(
+                a.record_move(g.id, g.version, 0, f"a{turn}", {"by": "a"}),
+                b.record_move(g.id, g.version, 1, f"b{turn}", {"by": "b"}),
+                return_exceptions=True,
+            )
+            landed = [o for o in outcome if isinstance(o, GameRecord)]
+            assert len(landed) == 1
+            assert sum(isinstance(o, StaleVersion) for o in outcome) == 1
+            g = landed[0]
+            assert await a.get_game(g.id) == await b.get_game(g.id) == g
+        assert [m.ply for m in await b.moves(g.id)] == list(range(1, 11))
+
+
+async def test_many_racing_movers_keep_log_consistent(db_path: Path) -> None:
+    """Eight handlers on two storages each land 5 moves by reload-and-retry."""
+    async with SqliteStorage(db_path) as a, SqliteStorage(db_path) as b:
+        g = await new_active(a)
+
+        async def mover(s: SqliteStorage, who: int) -> None:
+            landed = 0
+            while landed < 5:
+                cur = await s.get_game(g.id)
+                assert cur is not None
+                try:
+                    await s.record_move(g.id, cur.version, who % 2, f"w{who}", {"v": cur.version})
+                    landed += 1
+                except StaleVersion:
+                    pass  # someone else moved first: reload and retry
+
+        await asyncio.gather(*(mover(a if i % 2 else b, i) for i in range(8)))
+        final = await a.get_game(g.id)
+        log = await a.moves(g.id)
+        assert final is not None and final.version == g.version + 40
+        assert [m.ply for m in log] == list(range(1, 41))
+        # Each state was written by the mover that read the version just before it.
+        assert final.state == {"v": final.version - 1}
+
+
+async def test_reads_never_see_uncommitted_writes(db_path: Path) -> None:
+    async with SqliteStorage(db_path, busy_timeout_ms=100) as s:
+        g = await new_active(s)
+        raw = sqlite3.connect(db_path, isolation_level=None)
+        try:
+            raw.execute("BEGIN IMMEDIATE")
+            raw.execute("UPDATE games SET state = '{\"dirty\":1}', version = 99")
+            assert await s.get_game(g.id) == g  # WAL: readers see the last commit, unblocked
+            with pytest.raises(StorageBusy):  # writers wait busy_timeout, then give up cleanly
+                await s.record_move(g.id, g.version, 0, "a1", {})
+            raw.execute("ROLLBACK")
+        finally:
+            raw.close()
+        g = await s.record_move(g.id, g.version, 0, "a1", {"turn": 1})  # connection still fine
+        assert [m.notation for m in await s.moves(g.id)] == ["a1"]
+
+
+async def test_cancelled_handler_leaves_no_open_transaction(store: SqliteStorage) -> None:
+    g = await new_active(store)
+    start_version = g.version
+    for _ in range(5):
+        task = asyncio.create_task(store.record_move(g.id, g.version, 0, "c", {}))
+        await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        current = await store.get_game(g.id)
+        assert current is not None
+        g = await store.record_move(g.id, current.version, 1, "ok", {})  # never blocked
+    assert g.version - start_version == len(await store.moves(g.id))
+
+
+# --------------------------------------------------------------------------- endings
+
+
+async def test_finish_with_results_and_resignation(store: SqliteStorage) -> None:
+    g = await store.create_game("oasis", GUILD, 1, 10, "Alice", {}, 1)
+    g = await store.add_seat(g.id, g.version, 20, "Bob", False)
+    g = await store.add_seat(g.id, g.version, None, "Bot", True)
+    g = await store.start_game(g.id, g.version, [0, 1, 2], {})
+    g = await store.set_seat_resigned(g.id, g.version, 1, {"resigned": [1]})
+    assert [s.resigned for s in g.seats] == [False, True, False]
+    assert g.state == {"resigned": [1]}
+
+    good = results_for(g.seats, [10, 0, 7], [1, 3, 2], {0})
+    with pytest.raises(InvalidRequest):  # a seat missing
+        await store.record_move(g.id, g.version, 0, "last", {}, results=good[:2])
+    wrong_user = (ResultRow(0, 99, "Mallory", 10, 1, True), *good[1:])
+    with pytest.raises(InvalidRequest):
+        await store.finish_game(g.id, g.version, {}, wrong_user)
+    assert await store.get_game(g.id) == g and await store.moves(g.id) == []
+
+    g = await store.record_move(g.id, g.version, 0, "last", {"over": True}, results=good)
+    assert g.status == "finished" and g.finished_at == g.updated_at
+    assert [m.notation for m in await store.moves(g.id)] == ["last"]
+    assert await store.results(g.id) == [
+        ResultRow(0, 10, "Alice", 10, 1, True),
+        ResultRow(2, None, "Bot", 7, 2, False),
+        ResultRow(1, 20, "Bob", 0, 3, False),
+    ]
+    with pytest.raises(NotActive):
+        await store.finish_game(g.id, g.version, {}, good)
+    with pytest.raises(NotActive):
+        await store.set_seat_resigned(g.id, g.version, 0, {})
+
+
+async def test_leaderboard(store: SqliteStorage) -> None:
+    alice, bob, carol, dave = (10, "Alice"), (20, "Bob"), (30, "Carol"), (40, "Dave")
+    bot: tuple[int | None, str] = (None, "Bot")
+    await play_game(store, 1, [alice, bob], [10, 5])
+    await play_game(store, 1, [alice, bob, bot], [3, 2, 9])  # the bot wins; no human does
+    await play_game(store, 1, [bob, carol], [6, 6])  # tie: both win
+    await play_game(store, 1, [dave, bot], [1, 4])  # Dave only ever loses
+    await play_game(store, 2, [alice, carol], [9, 2], kind="nomadi")
+    await play_game(store, 3, [(10, "Alice B."), bob], [5, 4], guild=OTHER_GUILD)
+    await new_active(store, channel=4)  # unfinished: ignored
+    await play_game(store, 5, [carol, (10, "Alicia")], [8, 1])  # latest name is used
+
+    board = await store.leaderboard(GUILD)
+    assert [(r.name, r.games, r.wins, r.points) for r in board] == [
+        ("Carol", 3, 2, 16),  # same wins as Alice, better rate
+        ("Alicia", 4, 2, 23),
+        ("Bob", 3, 1, 13),
+        ("Dave", 1, 0, 1),
+    ]
+    assert board[0].win_rate == pytest.approx(2 / 3) and board[1].win_rate == pytest.approx(0.5)
+    assert all(r.user_id is not None for r in board)
+
+    desert = await store.leaderboard(GUILD, kind="desert")
+    assert [(r.user_id, r.games, r.wins, r.points) for r in desert] == [
+        (30, 2, 2, 14),
+        (10, 3, 1, 14),
+        (20, 3, 1, 13),
+        (40, 1, 0, 1),
+    ]  # then points
+    assert [(r.name, r.wins) for r in await store.leaderboard(GUILD, "nomadi")] == [
+        ("Alice", 1),
+        ("Carol", 0),
+    ]
+    assert [r.name for r in await store.leaderboard(OTHER_GUILD)] == ["Alice B.", "Bob"]
+    assert len(await store.leaderboard(GUILD, limit=2)) == 2
+    assert await store.leaderboard(GUILD, kind="sahwari") == []
+
+
+# --------------------------------------------------------------------------- data
+
+
+STATES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**63), 2**63 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.text(), STATES, max_size=5))
+def test_json_state_round_trip(state: dict[str, Any]) -> None:
+    async def run() -> None:
+        async with await open_storage("sqlite:///:memory:") as s:
+            g = await new_active(s)
+            g = await s.record_move(g.id, g.version, 0, "x", state)
+            assert g.state == state
+            assert (await s.get_game(g.id)) == g
+
+    asyncio.run(run())
+
+
+async def test_reopen_keeps_everything(db_path: Path) -> None:
+    async with SqliteStorage(db_path) as s:
+        done = await play_game(s, 1, [(10, "Alice"), (20, "Bob")], [3, 1])
+        live = await new_active(s, channel=2)
+        live = await s.record_move(live.id, live.version, 0, "é→1", {"deep": {"t": [1, "ü"]}})
+        await s.set_meta("command_tree_hash", "abc123")
+        before = (
+            await s.list_games(GUILD),
+            await s.moves(live.id),
+            await s.results(done.id),
+            await s.leaderboard(GUILD),
+        )
+    async with SqliteStorage(db_path) as s:  # simulated restart
+        after = (
+            await s.list_games(GUILD),
+            await s.moves(live.id),
+            await s.results(done.id),
+            await s.leaderboard(GUILD),
+        )
+        assert after == before
+        assert await s.get_game(live.id) == live
+        assert await s.get_meta("command_tree_hash") == "abc123"
+
+
+async def test_closed_storage_refuses(db_path: Path) -> None:
+    s = SqliteStorage(db_path)
+    with pytest.raises(StorageError, match="not open"):
+        await s.get_game(1)
+    await s.open()
+    await s.open()  # idempotent
+    await s.close()
+    with pytest.raises(StorageError, match="not open"):
+        await s.set_meta("k", "v")
+
+
+async def test_meta(store: SqliteStorage) -> None:
+    assert await store.get_meta("k") is None
+    await store.set_meta("k", "1")
+    await store.set_meta("k", "2")
+    assert await store.get_meta("k") == "2"
+
+
+# --------------------------------------------------------------------------- URLs
+
+
+async def test_memory_url_works() -> None:
+    async with await open_storage("sqlite:///:memory:") as s:
+        g = await new_active(s)
+        g = await s.record_move(g.id, g.version, 0, "a1", {"t": 1})
+        assert [m.notation for m in await s.moves(g.id)] == ["a1"]
+
+
+async def test_open_storage_creates_parent_dir(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "c.db"
+    s = await open_storage(f"sqlite:///{path}")  # tmp_path is absolute: sqlite:////abs/…
+    try:
+        assert path.is_file()
+        await s.set_meta("k", "v")
+    finally:
+        await s.close()
+    async with await open_storage(str(path)) as bare:  # a bare path works too
+        assert await bare.get_meta("k") == "v"
+
+
+async def test_database_url_parsing() -> None:
+    assert sqlite_path("sqlite:///data/x.db") == "data/x.db"
+    assert sqlite_path("sqlite:////abs/x.db") == "/abs/x.db"
+    assert sqlite_path("sqlite:///:memory:") == sqlite_path("sqlite://") == ":memory:"
+    assert sqlite_path("data/x.db") == "data/x.db"
+    with pytest.raises(ValueError, match="postgresql is not supported yet"):
+        await open_storage("postgresql://user@host/db")
+    with pytest.raises(ValueError, match="unsupported"):
+        await open_storage("mysql://host/db")
+    for bad in ("", "sqlite:///", "sqlite://host/x.db"):
+        with pytest.raises(ValueError):
+            sqlite_path(bad)
