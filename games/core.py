@@ -235,16 +235,17 @@ def complete(
         return []
     prefix_moves: list[str] = []
     scratch = state
-    words = typed.strip()
-    # Peel off complete leading moves while they are legal one by one.
+    words = typed.lstrip()
+    # Peel off complete leading moves (followed by a separator) one by one.
     while True:
         legal = game.legal_moves(scratch, seat)
         if not legal:
             break
-        by_text = {game.format_move(m).lower(): m for m in legal}
+        lowered = words.lower()
         matched = None
-        for text, move in by_text.items():
-            if words.lower().startswith(text + " ") or words.lower().startswith(text + ","):
+        for move in legal:
+            text = game.format_move(move).lower()
+            if lowered.startswith(text) and lowered[len(text) : len(text) + 1] in (" ", ","):
                 matched = (text, move)
                 break
         if matched is None:

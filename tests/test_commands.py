@@ -1,0 +1,78 @@
+"""The slash-command tree: every name, description and choice has French."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bot.app import EXTENSIONS, Caravanserai
+from bot.config import Config
+from bot.translator import CommandTranslator
+
+NAME = re.compile(r"^[-_\w]{1,32}$")
+
+
+@pytest.fixture
+async def payloads() -> list[dict[str, Any]]:
+    bot = Caravanserai(Config(token="unused"))
+    await bot.tree.set_translator(CommandTranslator())
+    for name in EXTENSIONS:
+        await bot.load_extension(name)
+    translator = bot.tree.translator
+    assert translator is not None
+    result = [
+        await command.get_translated_payload(bot.tree, translator)
+        for command in bot.tree.get_commands()
+    ]
+    await bot.close()
+    return result
+
+
+def walk(payload: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield payload
+    for option in payload.get("options", []):
+        yield from walk(option)
+
+
+async def test_the_expected_commands_exist(payloads: list[dict[str, Any]]) -> None:
+    names = {p["name"] for p in payloads}
+    assert names == {"game", "desert", "leaderboard"}
+    game = next(p for p in payloads if p["name"] == "game")
+    subcommands = {o["name"] for o in game["options"]}
+    assert subcommands == {
+        "new",
+        "join",
+        "leave",
+        "start",
+        "status",
+        "board",
+        "hand",
+        "resign",
+        "cancel",
+        "list",
+    }
+
+
+async def test_every_name_and_description_is_translated(payloads: list[dict[str, Any]]) -> None:
+    for payload in payloads:
+        for item in walk(payload):
+            assert NAME.match(item["name"]) and item["name"] == item["name"].lower()
+            assert 1 <= len(item["description"]) <= 100
+            french_name = item.get("name_localizations", {}).get("fr")
+            assert french_name and NAME.match(french_name), item["name"]
+            assert french_name == french_name.lower()
+            french_description = item.get("description_localizations", {}).get("fr")
+            assert french_description and len(french_description) <= 100, item["name"]
+            for choice in item.get("choices", []):
+                assert choice.get("name_localizations", {}).get("fr"), choice["name"]
+
+
+async def test_the_game_option_is_jeu_not_partie(payloads: list[dict[str, Any]]) -> None:
+    game = next(p for p in payloads if p["name"] == "game")
+    assert game["name_localizations"]["fr"] == "partie"
+    new = next(o for o in game["options"] if o["name"] == "new")
+    option = next(o for o in new["options"] if o["name"] == "game")
+    assert option["name_localizations"]["fr"] == "jeu"

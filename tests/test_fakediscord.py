@@ -1,0 +1,713 @@
+"""Self-tests of the loopback Discord fake, driven by a real in-process discord.py bot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import sys
+import zlib
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+import yarl
+from discord import app_commands
+from discord.ext import commands
+from PIL import Image
+
+from tests.fakediscord import (
+    CommandNotFound,
+    DriverError,
+    FakeDiscord,
+    InvalidOption,
+    Overwrite,
+    permissions,
+)
+from tests.fakediscord.errors import flatten
+
+MOVES = ["a1-b2", "a1-c3", "b2-c3", "or-1", "or-2"]
+
+
+def _png() -> bytes:
+    buf = io.BytesIO()
+    Image.new("RGB", (12, 8), (200, 160, 90)).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+PNG = _png()
+
+
+class LobbyView(discord.ui.View):
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Join", custom_id="lobby:join", style=discord.ButtonStyle.primary)
+    async def join(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.edit_message(content=f"Lobby: {interaction.user.name} joined")
+
+
+class RenameModal(discord.ui.Modal, title="Rename the caravan"):
+    new_name: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="New name", custom_id="rename:name", max_length=32
+    )
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"Renamed to {self.new_name.value}")
+
+
+class GameCog(commands.Cog):
+    game = app_commands.Group(name="game", description="Play desert board games")
+
+    def __init__(self, bot: TinyBot) -> None:
+        self.bot = bot
+
+    @game.command(name="new", description="Start a new game")
+    @app_commands.describe(kind="Which game", bots="How many bot seats")
+    @app_commands.rename(kind="game")
+    @app_commands.choices(
+        kind=[
+            app_commands.Choice(name="Through the Desert", value="desert"),
+            app_commands.Choice(name="Oasis", value="oasis"),
+        ]
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        kind: app_commands.Choice[str],
+        bots: app_commands.Range[int, 0, 4] = 0,
+    ) -> None:
+        await interaction.response.send_message(
+            f"New {kind.value} game, {bots} bots ({interaction.locale.value})"
+        )
+
+    @game.command(name="move", description="Play a move")
+    async def move(self, interaction: discord.Interaction, notation: str) -> None:
+        if notation not in MOVES:
+            await interaction.response.send_message(f"Illegal move {notation}", ephemeral=True)
+            return
+        await interaction.response.send_message(f"Played {notation}")
+        await interaction.followup.send("Your turn is over", ephemeral=True)
+        assert isinstance(interaction.channel, discord.TextChannel | discord.Thread)
+        await interaction.channel.send(f"{interaction.user.mention} played {notation}")
+        await interaction.user.send("Reminder: it is not your turn any more")
+
+    @move.autocomplete("notation")
+    async def move_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        self.bot.autocomplete_locales.append(interaction.locale.value)
+        return [app_commands.Choice(name=m, value=m) for m in MOVES if m.startswith(current)]
+
+    @game.command(name="board", description="Show the board")
+    async def board(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        embed = discord.Embed(title="Board").set_image(url="attachment://board.png")
+        await interaction.edit_original_response(
+            embed=embed, attachments=[discord.File(io.BytesIO(PNG), "board.png")]
+        )
+
+    @game.command(name="hint", description="A private hint")
+    async def hint(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send("Try the oasis", ephemeral=True)
+
+    @game.command(name="rename", description="Rename the caravan")
+    async def rename(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(RenameModal())
+
+    @game.command(name="slow", description="Answers too late")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        await asyncio.sleep(self.bot.slow_delay)
+        try:
+            await interaction.response.send_message("finally")
+        except discord.HTTPException as exc:
+            self.bot.errors.append(exc)
+
+    @game.command(name="lobby", description="Open a lobby")
+    async def lobby(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Lobby: empty", view=LobbyView())
+
+    @app_commands.command(name="reset", description="Reset the server's games")
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def reset(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Reset done", ephemeral=True)
+
+
+class TinyBot(commands.Bot):
+    def __init__(self) -> None:
+        super().__init__(
+            command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05
+        )
+        self.errors: list[discord.HTTPException] = []
+        self.autocomplete_locales: list[str] = []
+        self.slow_delay = 0.0
+        self.synced: list[app_commands.AppCommand] = []
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """discord.py sleeps 5 s before every re-IDENTIFY (Discord's identify rate limit)."""
+
+    async def setup_hook(self) -> None:
+        await self.add_cog(GameCog(self))
+        self.add_view(LobbyView())
+        self.synced = await self.tree.sync()
+
+
+def point_discord_at(fake: FakeDiscord) -> None:
+    discord.http.Route.BASE = fake.api_base
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
+
+
+@asynccontextmanager
+async def running_bot(fake: FakeDiscord) -> AsyncIterator[TinyBot]:
+    point_discord_at(fake)
+    bot = TinyBot()
+    task = asyncio.create_task(bot.start(fake.token))
+    try:
+        await fake.wait_ready(5)
+        await asyncio.wait_for(bot.wait_until_ready(), 5)
+        yield bot
+    finally:
+        await bot.close()
+        await asyncio.wait_for(task, 5)
+
+
+class World:
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.alice = fake.add_user("alice", locale="fr")
+        self.bob = fake.add_user("bob")
+        self.guild = fake.add_guild("Caravan", self.alice)
+        self.channel = fake.add_channel(self.guild, "desert")
+        fake.add_member(self.guild, self.bob)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    saved = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    server = await FakeDiscord().start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = saved
+    assert not await _pending_tasks(grace=1.0)
+
+
+async def _pending_tasks(grace: float) -> list[asyncio.Task[Any]]:
+    """Tasks still alive after ``grace`` seconds (discord.py's ready timer may need a moment)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + grace
+    while True:
+        pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        if not pending or loop.time() > deadline:
+            return pending
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+def world(fake: FakeDiscord) -> World:
+    return World(fake)
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, world: World) -> AsyncIterator[TinyBot]:
+    async with running_bot(fake) as running:
+        yield running
+
+
+async def api(
+    fake: FakeDiscord, method: str, path: str, *, token: str | None = "", body: Any = None
+) -> tuple[int, Any]:
+    headers = {}
+    if token is not None:
+        headers["Authorization"] = f"Bot {token or fake.token}"
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, fake.api_base + path, json=body, headers=headers) as resp,
+    ):
+        text = await resp.text()
+        return resp.status, json.loads(text) if text else None
+
+
+# -- connecting & slash commands --------------------------------------------------------------
+
+
+async def test_bot_connects_syncs_and_answers_a_slash_command(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    assert fake.connected and fake.gateway.compress_modes == ["zlib-stream"]
+    names = {c["name"] for c in fake.commands.list()}
+    assert names == {"game", "reset"} and {c.name for c in bot.synced} == names
+    assert bot.get_guild(world.guild.id) is not None
+
+    it = await fake.slash(world.alice, world.channel, "game new", {"game": "desert", "bots": 2})
+    message = await it.final(5)
+    assert message.content == "New desert game, 2 bots (fr)"
+    assert not it.ephemeral and not it.deferred
+    assert it.ack_latency is not None and it.ack_latency < 3
+    assert message.author.id == fake.bot_user.id and message.type == 20
+    assert fake.messages(world.channel) == [message]
+    body = it.payload
+    assert body["data"]["options"][0]["options"] == [
+        {"type": 3, "name": "game", "value": "desert"},
+        {"type": 4, "name": "bots", "value": 2},
+    ]
+    assert body["member"]["user"]["id"] == str(world.alice.id) and body["guild_locale"] == "en-US"
+    assert fake.unhandled == []
+
+
+async def test_deferred_response_with_png_in_embed(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    it = await fake.slash(world.bob, world.channel, "game board", locale="de")
+    assert (await it.response()).type == 5
+    message = await it.final(5)
+    assert it.deferred and not message.loading
+    assert message.files == {"board.png": PNG}
+    image = message.embeds[0]["image"]
+    assert image["url"] == message.attachments[0].url and (image["width"], image["height"]) == (
+        12,
+        8,
+    )
+    async with aiohttp.ClientSession() as session, session.get(image["url"]) as resp:
+        assert await resp.read() == PNG
+
+
+async def test_autocomplete_ephemeral_error_followup_and_channel_message(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    choices = await fake.autocomplete(
+        world.alice, world.channel, "game move", {"notation": "or"}, focused="notation"
+    )
+    assert [c["value"] for c in choices] == ["or-1", "or-2"]
+    assert bot.autocomplete_locales == ["fr"]
+
+    bad = await fake.slash(world.bob, world.channel, "game move", {"notation": "zz"})
+    error = await bad.final(5)
+    assert bad.ephemeral and error.content == "Illegal move zz"
+    assert error not in fake.messages(world.channel)
+
+    good = await fake.slash(world.bob, world.channel, "game move", {"notation": "a1-b2"})
+    assert (await good.final(5)).content == "Played a1-b2"
+    [followup] = await good.wait_followups(1, 5)
+    assert followup.ephemeral and followup.content == "Your turn is over"
+    posted = await fake.wait_for_message(world.channel, lambda m: "played" in m.content, 5)
+    assert posted.content == f"<@{world.bob.id}> played a1-b2" and posted.mentions == [world.bob]
+    dm = await fake.wait_for_message(fake.dm_channel(world.bob), timeout=5)
+    assert dm.content.startswith("Reminder")
+
+
+async def test_followup_after_defer_edits_the_thinking_message_and_dms_work(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    it = await fake.slash(world.alice, world.channel, "game hint")
+    message = await it.final(5)
+    assert it.deferred and it.ephemeral and message.content == "Try the oasis"
+    assert it.followups == [] and fake.messages(world.channel) == []
+
+    dm = fake.dm_channel(world.alice)
+    it = await fake.slash(world.alice, dm, "game new", {"game": "oasis"})
+    assert (await it.final(5)).content.startswith("New oasis")
+    assert it.payload["context"] == 1 and "member" not in it.payload
+    with pytest.raises(CommandNotFound, match="DMs"):
+        await fake.slash(world.alice, dm, "reset")
+
+
+async def test_buttons_and_admin_only_commands(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    lobby = await fake.slash(world.alice, world.channel, "game lobby")
+    message = await lobby.final(5)
+    assert message.custom_ids() == ["lobby:join"]
+    click = await fake.click(world.bob, message, "lobby:join")
+    updated = await click.final(5)
+    assert updated is message and message.content == "Lobby: bob joined"
+    with pytest.raises(DriverError):
+        await fake.click(world.bob, message, "lobby:leave")
+
+    with pytest.raises(DriverError, match="permissions"):
+        await fake.slash(world.bob, world.channel, "reset")
+    admin = fake.add_user("carol")
+    fake.add_member(world.guild, admin, permissions=permissions.MANAGE_GUILD)
+    await fake.flush()
+    reset = await fake.slash(admin, world.channel, "reset")
+    assert (await reset.final(5)).content == "Reset done" and reset.ephemeral
+
+
+async def test_modal_round_trip_and_world_changes_reach_the_bot(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    it = await fake.slash(world.alice, world.channel, "game rename")
+    assert (await it.response()).type == 9 and it.modal is not None
+    submitted = await fake.submit_modal(it, {"rename:name": "Sahara"})
+    assert (await submitted.final(5)).content == "Renamed to Sahara"
+    with pytest.raises(DriverError, match="required"):
+        await fake.submit_modal(it, {})
+
+    second = fake.add_guild("Second caravan", world.bob)
+    general = fake.add_channel(second, "general")
+    await fake.flush()
+    for _ in range(50):
+        if bot.get_channel(general.id) is not None:
+            break
+        await asyncio.sleep(0.02)
+    assert bot.get_guild(second.id) is not None and bot.get_channel(general.id) is not None
+    it = await fake.slash(world.bob, general, "game new", {"game": "desert"})
+    assert (await it.final(5)).content.startswith("New desert")
+
+    thread = fake.add_thread(world.channel, "match-1", world.alice)
+    await fake.flush()
+    it = await fake.slash(world.alice, thread, "game move", {"notation": "or-1"})
+    assert (await it.final(5)).channel_id == thread.id
+    posted = await fake.wait_for_message(thread, lambda m: "played" in m.content, 5)
+    assert posted.guild_id == world.guild.id
+
+
+async def test_driver_refuses_what_discord_would_refuse(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    with pytest.raises(CommandNotFound):
+        await fake.slash(world.alice, world.channel, "chess new")
+    with pytest.raises(CommandNotFound):
+        await fake.slash(world.alice, world.channel, "game")
+    with pytest.raises(InvalidOption, match="not one of"):
+        await fake.slash(world.alice, world.channel, "game new", {"game": "chess"})
+    with pytest.raises(InvalidOption, match="outside"):
+        await fake.slash(world.alice, world.channel, "game new", {"game": "oasis", "bots": 9})
+    with pytest.raises(InvalidOption, match="required"):
+        await fake.slash(world.alice, world.channel, "game move")
+    with pytest.raises(DriverError, match="locale"):
+        await fake.slash(world.alice, world.channel, "game board", locale="fr-FR")
+
+
+# -- gateway robustness ------------------------------------------------------------------------
+
+
+async def test_resume_after_server_closes_socket_replays_missed_events(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    ready, resumed = fake.ready_count, fake.gateway.resume_count
+    await fake.disconnect(4000)
+    extra = fake.add_channel(world.guild, "oasis")  # dispatched while the bot is away
+    await fake.wait_resumed(5, after=resumed)
+    assert fake.ready_count == ready
+    await fake.flush()
+    for _ in range(50):
+        if bot.get_channel(extra.id) is not None:
+            break
+        await asyncio.sleep(0.02)
+    assert bot.get_channel(extra.id) is not None
+    it = await fake.slash(world.alice, extra, "game new", {"game": "oasis"})
+    assert (await it.final(5)).content.startswith("New oasis game")
+
+
+async def test_invalid_session_makes_the_bot_identify_again(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    before = fake.ready_count
+    await fake.invalidate_session()
+    await fake.wait_ready(5, after=before)
+    it = await fake.slash(world.alice, world.channel, "game new", {"game": "desert"})
+    assert (await it.final(5)).content.startswith("New desert")
+
+
+async def test_late_callback_is_unknown_interaction(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    fake.interaction_deadline = 0.2
+    bot.slow_delay = 0.35
+    it = await fake.slash(world.alice, world.channel, "game slow")
+    for _ in range(100):
+        if bot.errors:
+            break
+        await asyncio.sleep(0.02)
+    [error] = bot.errors
+    assert isinstance(error, discord.NotFound) and error.code == 10062
+    assert [e.code for e in it.rejected] == [10062] and not it.responded
+
+
+async def test_raw_callbacks_ack_once_and_webhook_rules(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    # A second bot connection is not needed: answer by hand before the bot does.
+    bot.slow_delay = 0.3
+    it = await fake.slash(world.alice, world.channel, "game slow")
+    path = f"/interactions/{it.id}/{it.token}/callback"
+    status, _ = await api(fake, "POST", path, token=None, body={"type": 4, "data": {"content": ""}})
+    assert status == 400  # empty message
+    status, body = await api(
+        fake, "POST", path, token=None, body={"type": 4, "data": {"content": "x" * 2001}}
+    )
+    assert status == 400 and flatten(body["errors"]) == {"data.content": "BASE_TYPE_MAX_LENGTH"}
+    status, _ = await api(fake, "POST", path, token=None, body={"type": 5})
+    assert status == 204
+    status, body = await api(fake, "POST", path, token=None, body={"type": 5})
+    assert (status, body["code"]) == (400, 40060)
+    hook = f"/webhooks/{fake.application_id}/{it.token}"
+    status, msg = await api(fake, "PATCH", hook + "/messages/@original", body={"content": "hi"})
+    assert status == 200 and msg["content"] == "hi" and (await it.final(1)).content == "hi"
+    fake.token_lifetime = 0
+    status, body = await api(fake, "POST", hook + "?wait=true", body={"content": "late"})
+    assert (status, body["code"]) == (401, 50027)
+    for _ in range(50):  # the bot's own (late) answer is refused too
+        if bot.errors:
+            break
+        await asyncio.sleep(0.02)
+    assert [e.code for e in bot.errors] == [40060]
+
+
+async def test_wrong_token_is_rejected(fake: FakeDiscord, world: World) -> None:
+    status, body = await api(fake, "GET", "/users/@me", token="nope")
+    assert (status, body) == (401, {"message": "401: Unauthorized", "code": 0})
+    status, _ = await api(fake, "GET", "/users/@me", token=None)
+    assert status == 401
+    point_discord_at(fake)
+    client = discord.Client(intents=discord.Intents.none())
+    with pytest.raises(discord.LoginFailure):
+        await client.login("not-the-token")
+    await client.close()
+
+
+async def test_unknown_routes_are_404_and_recorded(fake: FakeDiscord) -> None:
+    status, body = await api(fake, "GET", "/voice/regions")
+    assert (status, body) == (404, {"message": "404: Not Found", "code": 0})
+    assert [str(r) for r in fake.unhandled] == ["GET /voice/regions -> 404"]
+
+
+# -- raw protocol -----------------------------------------------------------------------------
+
+
+async def test_raw_gateway_uncompressed_and_zlib(fake: FakeDiscord, world: World) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(fake.gateway_url + "?v=10&encoding=json") as ws:
+            hello = await ws.receive_json()
+            assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
+            await ws.send_json({"op": 1, "d": None})
+            assert (await ws.receive_json())["op"] == 11
+            await ws.send_json(
+                {"op": 2, "d": {"token": fake.token, "intents": 1 << 0, "properties": {}}}
+            )
+            ready = await ws.receive_json()
+            assert ready["t"] == "READY" and ready["s"] == 1
+            session_id = ready["d"]["session_id"]
+            guild_create = await ws.receive_json()
+            assert guild_create["t"] == "GUILD_CREATE" and guild_create["s"] == 2
+            assert {c["name"] for c in guild_create["d"]["channels"]} == {"desert"}
+            assert [m["user"]["id"] for m in guild_create["d"]["members"]] == [
+                str(fake.bot_user.id)
+            ]
+            await ws.close(code=4000)  # a 1000/1001 close would end the session
+        await fake.wait_disconnected(2)
+        fake.add_channel(world.guild, "missed")
+        await fake.flush()
+        url = fake.gateway_url + "?v=10&encoding=json&compress=zlib-stream"
+        async with session.ws_connect(url) as ws:
+            inflate = zlib.decompressobj()
+
+            async def receive() -> dict[str, Any]:
+                data = await ws.receive_bytes()
+                assert data.endswith(b"\x00\x00\xff\xff")
+                return json.loads(inflate.decompress(data))
+
+            assert (await receive())["op"] == 10
+            await ws.send_json(
+                {"op": 6, "d": {"token": fake.token, "session_id": session_id, "seq": 2}}
+            )
+            replay = await receive()
+            assert (replay["t"], replay["s"], replay["d"]["name"]) == (
+                "CHANNEL_CREATE",
+                3,
+                "missed",
+            )
+            assert (await receive())["t"] == "RESUMED"
+        async with session.ws_connect(fake.gateway_url + "?v=10&encoding=json") as ws:
+            await ws.receive_json()
+            await ws.send_json(
+                {"op": 6, "d": {"token": fake.token, "session_id": "nope", "seq": 0}}
+            )
+            assert await ws.receive_json() == {"op": 9, "d": False, "s": None, "t": None}
+            await ws.send_json({"op": 2, "d": {"token": "bad", "intents": 0}})
+            closing = await ws.receive()
+            assert closing.type is aiohttp.WSMsgType.CLOSE and closing.data == 4004
+
+
+async def test_command_schema_validation(fake: FakeDiscord, world: World) -> None:
+    base = f"/applications/{fake.application_id}/commands"
+    good = {"name": "game", "description": "Games", "type": 1}
+    bad = [
+        {"name": "Game", "description": "upper case"},
+        {"name": "has space", "description": "x"},
+        {"name": "nodesc", "description": ""},
+        {"name": "longdesc", "description": "d" * 101},
+        {"name": "toomany", "description": "x", "options": [
+            {"type": 3, "name": f"o{i}", "description": "x"} for i in range(26)]},
+        {"name": "order", "description": "x", "options": [
+            {"type": 3, "name": "a", "description": "x"},
+            {"type": 3, "name": "b", "description": "x", "required": True}]},
+        {"name": "choices", "description": "x", "options": [
+            {"type": 3, "name": "a", "description": "x",
+             "choices": [{"name": f"c{i}", "value": f"v{i}"} for i in range(26)]}]},
+        {"name": "locales", "description": "x", "name_localizations": {"fr": "jeu", "fr-FR": "jeu"},
+         "description_localizations": {"de": ""}},
+        {"name": "locvalue", "description": "x", "name_localizations": {"fr": "Jeu Nouveau"}},
+    ]  # fmt: skip
+    status, body = await api(fake, "PUT", base, body=[good, *bad])
+    assert status == 400 and body["code"] == 50035 and body["message"] == "Invalid Form Body"
+    assert flatten(body["errors"]) == {
+        "1.name": "APPLICATION_COMMAND_INVALID_NAME",
+        "2.name": "APPLICATION_COMMAND_INVALID_NAME",
+        "3.description": "BASE_TYPE_BAD_LENGTH",
+        "4.description": "BASE_TYPE_BAD_LENGTH",
+        "5.options": "BASE_TYPE_MAX_LENGTH",
+        "6.options.1.required": "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+        "7.options.0.choices": "BASE_TYPE_MAX_LENGTH",
+        "8.name_localizations.fr-FR": "BASE_TYPE_CHOICES",
+        "8.description_localizations.de": "BASE_TYPE_BAD_LENGTH",
+        "9.name_localizations.fr": "APPLICATION_COMMAND_INVALID_NAME",
+    }
+    assert fake.commands.list() == []
+
+    guild_base = f"/applications/{fake.application_id}/guilds/{world.guild.id}/commands"
+    status, [stored] = await api(fake, "PUT", guild_base, body=[good])
+    assert status == 200 and stored["guild_id"] == str(world.guild.id) and stored["version"]
+    status, [again] = await api(fake, "PUT", guild_base, body=[good])
+    assert (again["id"], again["version"]) == (stored["id"], stored["version"])
+    status, created = await api(fake, "POST", base, body={"name": "hello", "description": "hi"})
+    assert status == 201 and fake.commands.list()[0]["id"] == created["id"]
+
+
+async def test_discord_py_sees_sync_failures(fake: FakeDiscord, world: World) -> None:
+    point_discord_at(fake)
+    client = discord.Client(intents=discord.Intents.none())
+    tree = app_commands.CommandTree(client)
+
+    @tree.command(name="dup", description="x" * 100)
+    async def dup(interaction: discord.Interaction) -> None:  # pragma: no cover - never run
+        pass
+
+    dup.description = "x" * 101  # slip past discord.py's own check, like a translator bug would
+    await client.login(fake.token)
+    try:
+        with pytest.raises(app_commands.CommandSyncFailure, match="description"):
+            await tree.sync()
+    finally:
+        await client.close()
+
+
+# -- a bot in its own process, killed and restarted ----------------------------------------------
+
+BOT_PROCESS = """
+import os, discord, yarl
+from discord import app_commands
+
+discord.http.Route.BASE = os.environ["DISCORD_API_BASE"]
+discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["DISCORD_GATEWAY_URL"])
+
+
+class Bot(discord.Client):
+    def __init__(self):
+        super().__init__(intents=discord.Intents.default())
+        self.tree = app_commands.CommandTree(self)
+
+    async def setup_hook(self):
+        @self.tree.command(name="ping", description="Which process answers?")
+        async def ping(interaction):
+            await interaction.response.send_message(f"pong {os.getpid()}")
+
+        await self.tree.sync()
+
+
+Bot().run(os.environ["DISCORD_TOKEN"], log_handler=None)
+"""
+
+
+async def test_bot_process_can_be_killed_and_restarted(
+    fake: FakeDiscord, world: World, tmp_path: Path
+) -> None:
+    script = tmp_path / "bot.py"
+    script.write_text(BOT_PROCESS)
+    env = {**os.environ, **fake.bot_env()}
+    procs: list[asyncio.subprocess.Process] = []
+
+    async def launch() -> asyncio.subprocess.Process:
+        with open(tmp_path / f"bot{len(procs)}.log", "wb") as log:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, str(script), env=env, stdout=log, stderr=log
+            )
+        procs.append(proc)
+        return proc
+
+    try:
+        first = await launch()
+        await fake.wait_ready(20)
+        it = await fake.slash(world.alice, world.channel, "ping")
+        assert (await it.final(5)).content == f"pong {first.pid}"
+        count = fake.ready_count
+        first.kill()
+        await first.wait()
+        await fake.wait_disconnected(5)
+        second = await launch()
+        await fake.wait_ready(20, after=count)
+        it = await fake.slash(world.alice, world.channel, "ping")
+        assert (await it.final(5)).content == f"pong {second.pid}"
+        assert fake.commands.bulk_overwrites == 2
+    finally:
+        for proc in procs:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+
+
+async def test_raw_channel_routes_multipart_and_permissions(
+    fake: FakeDiscord, world: World
+) -> None:
+    base = f"/channels/{world.channel.id}/messages"
+    form = aiohttp.FormData(quote_fields=False)
+    payload = {"content": "board", "attachments": [{"id": 0, "filename": "b.png"}],
+               "embeds": [{"title": "t", "image": {"url": "attachment://b.png"}}]}  # fmt: skip
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", PNG, filename="upload.png", content_type="image/png")
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(fake.api_base + base, data=form, headers=headers) as resp,
+    ):
+        assert resp.status == 200 and resp.headers["Content-Type"] == "application/json"
+        assert resp.headers["X-RateLimit-Remaining"] != "0"
+        posted = await resp.json()
+    assert posted["attachments"][0]["filename"] == "b.png"
+    assert posted["embeds"][0]["image"]["url"] == posted["attachments"][0]["url"]
+    assert fake.messages(world.channel)[0].files == {"b.png": PNG}
+
+    for text in ("two", "three"):
+        assert (await api(fake, "POST", base, body={"content": text}))[0] == 200
+    status, listed = await api(
+        fake, "GET", base + f"?limit=2&before={fake.messages(world.channel)[-1].id}"
+    )
+    assert status == 200 and [m["content"] for m in listed] == ["two", "board"]
+    status, edited = await api(fake, "PATCH", f"{base}/{posted['id']}", body={"content": "b2"})
+    assert status == 200 and edited["edited_timestamp"] and edited["attachments"]
+    assert (await api(fake, "DELETE", f"{base}/{posted['id']}"))[0] == 204
+    assert (await api(fake, "GET", f"{base}/{posted['id']}"))[1]["code"] == 10008
+    assert (await api(fake, "POST", base, body={"content": ""}))[1]["code"] == 50006
+    assert (await api(fake, "GET", f"/channels/{world.channel.id}"))[1]["name"] == "desert"
+    assert (await api(fake, "GET", f"/guilds/{world.guild.id}"))[1]["name"] == "Caravan"
+    member = (await api(fake, "GET", f"/guilds/{world.guild.id}/members/{world.bob.id}"))[1]
+    assert member["user"]["username"] == "bob"
+    assert (await api(fake, "GET", f"/users/{world.alice.id}"))[1]["username"] == "alice"
+
+    locked = fake.add_channel(
+        world.guild,
+        "staff",
+        overwrites=[Overwrite(world.guild.id, 0, deny=permissions.SEND_MESSAGES)],
+    )
+    status, body = await api(fake, "POST", f"/channels/{locked.id}/messages", body={"content": "x"})
+    assert (status, body["code"]) == (403, 50013)
+    assert fake.unhandled == []
