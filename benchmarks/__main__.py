@@ -92,6 +92,7 @@ async def bench_service(moves: int) -> list[Figure]:
         service = GameService(storage)
         move_ms: list[float] = []
         complete_ms: list[float] = []
+        cold_ms: list[float] = []
         channel = 0
         while len(move_ms) < moves:
             channel += 1
@@ -105,6 +106,12 @@ async def bench_service(moves: int) -> list[Figure]:
                 loaded = await service.require_session(channel)
                 complete(GAME, loaded.state, seat, text[:3])
                 complete_ms.append((time.perf_counter() - start) * 1000)
+                # Cold: the state is parsed from the database's JSON (after a restart).
+                service.forget_cached_states()
+                start = time.perf_counter()
+                loaded = await service.require_session(channel)
+                complete(GAME, loaded.state, seat, text[:3])
+                cold_ms.append((time.perf_counter() - start) * 1000)
                 start = time.perf_counter()
                 report = await service.play(channel, user, text)
                 move_ms.append((time.perf_counter() - start) * 1000)
@@ -112,11 +119,18 @@ async def bench_service(moves: int) -> list[Figure]:
         await storage.close()
     p50, p95 = percentile(move_ms, 0.5), percentile(move_ms, 0.95)
     ac95 = percentile(complete_ms, 0.95)
+    cold95 = percentile(cold_ms, 0.95)
     return [
         Figure("move handling (parse + apply + save), p50", f"{p50:.2f} ms", "—", True),
         Figure("move handling (parse + apply + save), p95", f"{p95:.2f} ms", "≤ 15 ms", p95 <= 15),
         Figure(
             "autocomplete (load session + complete), p95", f"{ac95:.2f} ms", "≤ 20 ms", ac95 <= 20
+        ),
+        Figure(
+            "autocomplete, state parsed from JSON (cold), p95",
+            f"{cold95:.2f} ms",
+            "≤ 20 ms",
+            cold95 <= 20,
         ),
     ]
 

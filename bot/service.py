@@ -12,6 +12,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.errors import UserError
@@ -124,6 +125,10 @@ class GameService:
         self._cache = _StateCache()
 
     # ------------------------------------------------------------------ loading
+
+    def forget_cached_states(self) -> None:
+        """Drop loaded states (benchmarks measure the cold path with it)."""
+        self._cache.items.clear()
 
     def _session(self, record: GameRecord) -> Session:
         kind = self.kinds[record.kind]
@@ -311,6 +316,34 @@ class GameService:
         """
         after, turns = await self._run_ai(session)
         return MoveReport(session, after, tuple(turns), ended=after.record.status == "finished")
+
+    # ------------------------------------------------------------------ reminders
+
+    async def due_reminders(self, guild_id: int, now: datetime, after: timedelta) -> list[Session]:
+        """Active games where a human has been expected for ``after`` or longer.
+
+        A game is due again ``after`` its last reminder, so a player away for
+        days gets one nudge per period, not one per check.
+        """
+        due = []
+        for record in await self.storage.list_games(guild_id, ("active",), limit=100):
+            quiet_since = datetime.fromisoformat(record.updated_at)
+            last = await self.storage.get_meta(f"reminded:{record.id}")
+            if last is not None:
+                version, _, stamp = last.partition("@")
+                if int(version) == record.version:
+                    quiet_since = max(quiet_since, datetime.fromisoformat(stamp))
+            if now - quiet_since < after:
+                continue
+            session = self._session(record)
+            if any(True for _ in iter_mentions(session)):
+                due.append(session)
+        return due
+
+    async def mark_reminded(self, session: Session, now: datetime) -> None:
+        await self.storage.set_meta(
+            f"reminded:{session.id}", f"{session.record.version}@{now.isoformat()}"
+        )
 
     # ------------------------------------------------------------------ internals
 

@@ -35,14 +35,20 @@ class Desert(commands.Cog):
     def service(self) -> GameService:
         return self.bot.service
 
-    async def _my_desert_game(self, interaction: discord.Interaction) -> Session | None:
-        """The desert game in this channel, or None (autocomplete must not raise)."""
+    async def _my_turn(self, interaction: discord.Interaction) -> tuple[Session, int] | None:
+        """(session, seat) when the user plays the desert game here; else None.
+
+        Autocomplete must never raise: anything unusual just offers nothing.
+        """
         if interaction.channel_id is None:
             return None
         session = await self.service.session_in(interaction.channel_id)
         if session is None or session.kind.key != "desert" or session.state is None:
             return None
-        return session
+        seat = session.seat_of(interaction.user.id)
+        if seat is None or session.ai_plays(seat):
+            return None
+        return session, seat
 
     async def _play(self, interaction: discord.Interaction, text: str) -> None:
         assert interaction.channel_id is not None
@@ -63,10 +69,10 @@ class Desert(commands.Cog):
     async def move_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        session = await self._my_desert_game(interaction)
-        seat = None if session is None else session.seat_of(interaction.user.id)
-        if session is None or seat is None or session.ai_plays(seat):
+        found = await self._my_turn(interaction)
+        if found is None:
             return []
+        session, seat = found
         suggestions = complete(session.engine, session.state, seat, current[:100])
         return [app_commands.Choice(name=s.label[:100], value=s.command[:100]) for s in suggestions]
 
@@ -84,10 +90,10 @@ class Desert(commands.Cog):
     async def space_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        session = await self._my_desert_game(interaction)
-        seat = None if session is None else session.seat_of(interaction.user.id)
-        if session is None or seat is None or session.ai_plays(seat):
+        found = await self._my_turn(interaction)
+        if found is None:
             return []
+        session, seat = found
         colour = getattr(interaction.namespace, "colour", None)
         needle = current.strip().upper()
         spaces: list[str] = []

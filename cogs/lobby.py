@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot import i18n
 from bot.errors import UserError
@@ -49,6 +50,13 @@ class Lobby(commands.Cog):
     @property
     def service(self) -> GameService:
         return self.bot.service
+
+    async def cog_load(self) -> None:
+        if self.bot.config.reminder_hours > 0:
+            self.remind_waiting_players.start()
+
+    async def cog_unload(self) -> None:
+        self.remind_waiting_players.cancel()
 
     # ------------------------------------------------------------------ lobby
 
@@ -248,6 +256,29 @@ class Lobby(commands.Cog):
                     await post_to_channel(channel, message)
                 except Exception:
                     log.exception("Resuming AI seats of game %s failed", record.id)
+
+    # ------------------------------------------------------------------ reminders
+
+    @tasks.loop(minutes=10)
+    async def remind_waiting_players(self) -> None:
+        """Ping players a game has waited on for TURN_REMINDER_HOURS, via the channel."""
+        now = datetime.now(UTC)
+        after = timedelta(hours=self.bot.config.reminder_hours)
+        for guild in self.bot.guilds:
+            for session in await self.service.due_reminders(guild.id, now, after):
+                try:
+                    locale = guild.preferred_locale
+                    head = [i18n.t(locale, "game.reminder", game=session.kind.title, id=session.id)]
+                    message = await game_message(session, head, locale, with_board=False)
+                    channel = self.bot.get_partial_messageable(session.record.channel_id)
+                    await post_to_channel(channel, message)
+                    await self.service.mark_reminded(session, now)
+                except Exception:
+                    log.exception("Reminder for game %s failed", session.id)
+
+    @remind_waiting_players.before_loop
+    async def _wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
 
 
 def raise_not_started() -> None:

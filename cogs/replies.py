@@ -106,7 +106,7 @@ async def report_message(report: MoveReport, locale: object) -> GameMessage:
     return await game_message(report.after, turn_lines(report.after, report.turns, locale), locale)
 
 
-async def send_followup(interaction: discord.Interaction, message: GameMessage) -> None:
+def _send_kwargs(message: GameMessage) -> dict[str, object]:
     kwargs: dict[str, object] = {
         "content": message.content,
         "embed": message.embed,
@@ -114,15 +114,13 @@ async def send_followup(interaction: discord.Interaction, message: GameMessage) 
     }
     if message.file is not None:
         kwargs["file"] = message.file
-    await interaction.followup.send(**kwargs)  # type: ignore[call-overload]
+    return kwargs
+
+
+async def send_followup(interaction: discord.Interaction, message: GameMessage) -> None:
+    await interaction.followup.send(**_send_kwargs(message))  # type: ignore[call-overload]
 
 
 async def post_to_channel(channel: discord.abc.Messageable, message: GameMessage) -> None:
-    kwargs: dict[str, object] = {
-        "content": message.content,
-        "embed": message.embed,
-        "allowed_mentions": message.mentions,
-    }
-    if message.file is not None:
-        kwargs["file"] = message.file
-    await channel.send(**kwargs)  # type: ignore[call-overload]
+    """For posts after the interaction token may have expired (AI turns, reminders)."""
+    await channel.send(**_send_kwargs(message))  # type: ignore[call-overload]

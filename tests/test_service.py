@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,29 @@ async def test_games_survive_a_restart(tmp_path: Path) -> None:
         assert GAME.dump(reloaded.state) == GAME.dump(session.state)
     finally:
         await second.close()
+
+
+async def test_reminders_wait_then_repeat_once_per_period(service: GameService) -> None:
+    await lobby(service, 0, BOB)
+    session = (await service.start(CHANNEL, ALICE)).after
+    now = datetime.now(UTC)
+    day = timedelta(hours=24)
+    assert await service.due_reminders(GUILD, now, day) == []
+    later = now + timedelta(hours=25)
+    due = await service.due_reminders(GUILD, later, day)
+    assert [s.id for s in due] == [session.id]
+    await service.mark_reminded(due[0], later)
+    assert await service.due_reminders(GUILD, later + timedelta(hours=1), day) == []
+    assert len(await service.due_reminders(GUILD, later + timedelta(hours=25), day)) == 1
+    # A move resets the clock.
+    session = await play_turn_as_ai(service, session)
+    assert await service.due_reminders(GUILD, now + timedelta(hours=1), day) == []
+
+
+async def test_no_reminder_while_only_ai_seats_are_due(service: GameService) -> None:
+    await lobby(service, 1)
+    session = (await service.start(CHANNEL, ALICE)).after
+    session = (await service.advance(session)).after
+    await service.resign(CHANNEL, ALICE)
+    later = datetime.now(UTC) + timedelta(days=3)
+    assert await service.due_reminders(GUILD, later, timedelta(hours=24)) == []
