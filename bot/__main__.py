@@ -7,6 +7,8 @@ import logging
 import signal
 import sys
 
+import discord
+
 from bot.app import Caravanserai, point_at_api
 from bot.config import ConfigError, load_config
 
@@ -39,6 +41,13 @@ async def run() -> int:
     try:
         async with bot:
             await bot.start(config.token)
+    except discord.LoginFailure:
+        print(
+            "Discord refused DISCORD_TOKEN. Copy a fresh token from the Developer Portal "
+            "(your application > Bot > Reset Token) into .env; see README.md.",
+            file=sys.stderr,
+        )
+        return 2
     except Exception:
         log.exception("The bot stopped with an error")
         return 1

@@ -52,11 +52,21 @@ class Tree(app_commands.CommandTree["Caravanserai"]):
                 "Command %s failed in channel %s (game %s)",
                 describe_command(interaction),
                 interaction.channel_id,
-                getattr(interaction.extras, "get", lambda _k: None)("game_id"),
+                await self._game_id(interaction),
                 exc_info=cause,
             )
             text = i18n.t(locale, "error.unexpected")
         await send_ephemeral(interaction, text)
+
+    async def _game_id(self, interaction: discord.Interaction) -> int | None:
+        """The game of the channel, for the log line; never fails itself."""
+        try:
+            if interaction.channel_id is None:
+                return None
+            session = await self.client.service.session_in(interaction.channel_id)
+            return None if session is None else session.id
+        except Exception:
+            return None
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:

@@ -274,3 +274,25 @@ async def restart_mid_game(world: World, mover: Any) -> None:
     expected = "en cours" if mover is world.bob else "in progress"
     assert status.ephemeral and expected in text
     assert f"<@{mover.id}>" in text  # still the same player's turn
+
+
+async def test_a_rejected_token_exits_with_advice(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")},
+            **fake.bot_env(),
+            "DISCORD_TOKEN": "not-the-right-token",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}",
+        }
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=ROOT,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        _, stderr = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 2
+    assert b"Discord refused DISCORD_TOKEN" in stderr

@@ -260,3 +260,14 @@ async def test_no_reminder_while_only_ai_seats_are_due(service: GameService) -> 
     await service.resign(CHANNEL, ALICE)
     later = datetime.now(UTC) + timedelta(days=3)
     assert await service.due_reminders(GUILD, later, timedelta(hours=24)) == []
+
+
+async def test_cancel_needs_the_creator_or_an_admin(service: GameService) -> None:
+    await lobby(service, 0, BOB)
+    await service.start(CHANNEL, ALICE)
+    with pytest.raises(UserError) as info:
+        await service.cancel(CHANNEL, BOB, is_admin=False)
+    assert info.value.key == "game.cancel_forbidden"
+    cancelled = await service.cancel(CHANNEL, CAROL, is_admin=True)
+    assert cancelled.record.status == "cancelled"
+    assert await service.session_in(CHANNEL) is None
