@@ -2,7 +2,7 @@
 """Project tasks that work on a fresh clone with only Python 3.11+.
 
     python3 tasks.py bot     # install into .venv if needed, then start the bot
-    python3 tasks.py check   # install, then ruff, mypy --strict games/, pytest
+    python3 tasks.py check   # install, then ruff, mypy --strict (games/ and the rest), pytest
     python3 tasks.py bench   # install, then the benchmarks (docs/benchmarks.md)
 
 Stdlib only: it creates ``.venv`` and installs the project with its dev
@@ -48,7 +48,7 @@ def run(cmd: list[str]) -> None:
 
 def check(extra: list[str]) -> None:
     run([str(PY), "-m", "ruff", "check", "."])
-    run([str(PY), "-m", "mypy", "--strict", "games"])
+    run([str(PY), "-m", "mypy", "--strict", "games", "render", "bot", "cogs"])
     run([str(PY), "-m", "pytest", *extra])
 
 

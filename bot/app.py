@@ -42,9 +42,9 @@ class Tree(app_commands.CommandTree["Caravanserai"]):
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         locale = interaction.locale
         if isinstance(cause, UserError):
-            text = i18n.t(locale, cause.key, **cause.params)
+            text = i18n.translate(locale, cause.key, cause.params)
         elif isinstance(cause, MoveError):
-            text = i18n.t(locale, cause.key, default=cause.message, **cause.params)
+            text = i18n.translate(locale, cause.key, cause.params, cause.message)
         elif isinstance(cause, app_commands.CheckFailure):
             text = i18n.t(locale, "error.not_allowed")
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import string
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 
@@ -35,6 +36,13 @@ def has(key: str) -> bool:
 
 def t(locale: object, key: str, /, default: str | None = None, **params: object) -> str:
     """The message ``key`` in the locale's language, formatted with params."""
+    return translate(locale, key, params, default)
+
+
+def translate(
+    locale: object, key: str, params: Mapping[str, object], default: str | None = None
+) -> str:
+    """``t`` with the params as a mapping (engine errors carry theirs as a dict)."""
     lang = language(locale)
     template = catalogue(lang).get(key) or catalogue("en").get(key) or default or key
     # An error wrapping another (e.g. part 2 of a command refused) carries the
@@ -42,10 +50,8 @@ def t(locale: object, key: str, /, default: str | None = None, **params: object)
     inner = params.get("reason_key")
     if isinstance(inner, str) and inner != key:
         inner_params = {k: v for k, v in params.items() if k not in ("reason_key", "reason")}
-        params = {
-            **params,
-            "reason": t(locale, inner, str(params.get("reason", "")), **inner_params),
-        }
+        reason = translate(locale, inner, inner_params, str(params.get("reason", "")))
+        params = {**params, "reason": reason}
     values = {name: _localise_param(lang, name, value) for name, value in params.items()}
     return string.Formatter().vformat(template, (), _Defaults(values))
 
