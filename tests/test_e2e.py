@@ -23,6 +23,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.service import GameService
+from bot.storage import open_storage
+from games.desert import GAME
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -296,3 +299,37 @@ async def test_a_rejected_token_exits_with_advice(tmp_path: Path) -> None:
         _, stderr = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 2
     assert b"Discord refused DISCORD_TOKEN" in stderr
+
+
+async def test_ai_turns_interrupted_by_a_crash_are_played_after_restart(
+    world: World,
+) -> None:
+    """The move was saved but the bot died before the AI seat answered."""
+    fake, alice = world.fake, world.alice
+    await public(world, alice, "game new", {"game": "desert", "bots": 1})
+    started = await public(world, alice, "game start")
+    assert next_player(world, started) is alice
+    world.bot.kill()
+    await world.bot.process.wait()  # type: ignore[union-attr]
+
+    # What the dead bot had saved: Alice's move, with the AI seat now due.
+    storage = await open_storage(world.bot.env["DATABASE_URL"])
+    try:
+        service = GameService(storage)
+        session = await service.require_session(world.channel.id)
+        seat = session.seat_of(alice.id)
+        assert seat is not None
+        move = GAME.format_move(GAME.legal_moves(session.state, seat)[0])
+        report = await service.play(world.channel.id, alice.id, move)
+        assert any(report.after.ai_plays(s) for s in report.after.to_act)
+    finally:
+        await storage.close()
+
+    last = fake.messages(world.channel)[-1]
+    await world.bot.start()
+    message = await fake.wait_for_message(
+        world.channel, lambda m: "🤖" in m.content, timeout=20, after=last
+    )
+    assert message.interaction_id is None  # posted through the channel, not a token
+    assert f"<@{alice.id}>" in message.content  # her turn again, pinged
+    board_png(message)
