@@ -222,7 +222,10 @@ async def test_a_whole_game_over_discord(world: World) -> None:
         if not restarted and moves == 8:
             await restart_mid_game(world, mover)
             restarted = True
-        message = await play_one_move(world, mover)
+        if moves == 2:
+            message = await place_one_piece(world, mover)
+        else:
+            message = await play_one_move(world, mover)
         board_png(message)
         moves += 1
         mover = next_player(world, message)
@@ -238,6 +241,33 @@ async def test_a_whole_game_over_discord(world: World) -> None:
     assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text  # losers included
     assert await world.bot.stop() == 0
     assert fake.unhandled == []
+
+
+async def place_one_piece(world: World, player: Any) -> Any:
+    """The friendlier /desert place: pick a colour, the spaces are suggested."""
+    locale = "fr" if player is world.bob else None
+    first = await world.fake.autocomplete(
+        player, world.channel, "desert move", {"notation": ""}, focused="notation", locale=locale
+    )
+    colour = first[0]["value"].split()[0]
+    spaces = await world.fake.autocomplete(
+        player,
+        world.channel,
+        "desert place",
+        {"colour": colour, "space": ""},
+        focused="space",
+        locale=locale,
+    )
+    assert spaces and all(re.fullmatch(r"[A-S]\d{1,2}", c["value"]) for c in spaces)
+    message = await public(
+        world,
+        player,
+        "desert place",
+        {"colour": colour, "space": spaces[0]["value"]},
+        locale=locale,
+    )
+    assert f"{spaces[0]['value']}" in message.content
+    return message
 
 
 async def check_bad_input(world: World, mover: Any) -> None:
