@@ -18,7 +18,14 @@ from typing import Any
 from bot.errors import UserError
 from bot.registry import KINDS, GameKind
 from bot.storage import ChannelBusy as StorageChannelBusy
-from bot.storage import GameRecord, ResultRow, SeatRecord, StaleVersion, Storage
+from bot.storage import (
+    GameRecord,
+    ResultRow,
+    SeatRecord,
+    StaleVersion,
+    Storage,
+    results_for,
+)
 from games.core import Outcome, Seat, apply_all
 
 log = logging.getLogger(__name__)
@@ -389,27 +396,30 @@ class GameService:
 
     @staticmethod
     def _results(session: Session, outcome: Outcome) -> list[ResultRow]:
-        """Engine ranks, except that resigned players rank after everyone."""
+        """Rank by score among those still in; resigned players rank after them.
+
+        Without a resignation this is exactly the engine's ranking (ties share).
+        """
         seats = session.record.seats
-        resigned_rank = 1 + sum(1 for s in seats if not s.resigned)
-        rows = []
-        for seat in seats:
-            rank = resigned_rank if seat.resigned else outcome.ranks[seat.seat]
-            won = not seat.resigned and seat.seat in outcome.winners
-            rows.append(
-                ResultRow(seat.seat, seat.user_id, seat.name, outcome.scores[seat.seat], rank, won)
-            )
-        return rows
+        scores = outcome.scores
+        still_in = [s.seat for s in seats if not s.resigned]
+        resigned_rank = 1 + len(still_in)
+        ranks = [
+            resigned_rank
+            if s.resigned
+            else 1 + sum(1 for other in still_in if scores[other] > scores[s.seat])
+            for s in seats
+        ]
+        winners = {seat for seat in still_in if ranks[seat] == 1}
+        return list(results_for(seats, scores, ranks, winners))
 
     @staticmethod
     def _resignation_results(session: Session) -> list[ResultRow]:
-        rows = []
-        for seat in session.record.seats:
-            if seat.resigned:
-                rows.append(ResultRow(seat.seat, seat.user_id, seat.name, 0, 2, False))
-            else:
-                rows.append(ResultRow(seat.seat, seat.user_id, seat.name, 0, 1, True))
-        return rows
+        """Ended by resignation: those still in share the win, no scores."""
+        seats = session.record.seats
+        ranks = [2 if s.resigned else 1 for s in seats]
+        winners = {s.seat for s in seats if not s.resigned}
+        return list(results_for(seats, [0] * len(seats), ranks, winners))
 
     @staticmethod
     async def _guard(operation: Any) -> GameRecord:

@@ -80,7 +80,8 @@ class Lobby(commands.Cog):
         )
         locale = interaction.locale
         kind = session.kind
-        text = "\n".join(
+        await announce(
+            interaction,
             [
                 i18n.t(
                     locale,
@@ -93,10 +94,7 @@ class Lobby(commands.Cog):
                 ),
                 *seat_lines(session, locale),
                 i18n.t(locale, "lobby.how_to_join"),
-            ]
-        )
-        await interaction.response.send_message(
-            text, allowed_mentions=discord.AllowedMentions.none()
+            ],
         )
 
     @game.command(name="join", description="Join the lobby in this channel")
@@ -106,7 +104,8 @@ class Lobby(commands.Cog):
             interaction.channel_id, interaction.user.id, interaction.user.display_name
         )
         locale = interaction.locale
-        text = "\n".join(
+        await announce(
+            interaction,
             [
                 i18n.t(
                     locale,
@@ -116,10 +115,7 @@ class Lobby(commands.Cog):
                     max=session.kind.max_players,
                 ),
                 *seat_lines(session, locale),
-            ]
-        )
-        await interaction.response.send_message(
-            text, allowed_mentions=discord.AllowedMentions.none()
+            ],
         )
 
     @game.command(name="leave", description="Leave the lobby in this channel")
@@ -127,9 +123,8 @@ class Lobby(commands.Cog):
         assert interaction.channel_id is not None
         _, cancelled = await self.service.leave(interaction.channel_id, interaction.user.id)
         key = "lobby.left_cancelled" if cancelled else "lobby.left"
-        await interaction.response.send_message(
-            i18n.t(interaction.locale, key, user=interaction.user.mention),
-            allowed_mentions=discord.AllowedMentions.none(),
+        await announce(
+            interaction, [i18n.t(interaction.locale, key, user=interaction.user.mention)]
         )
 
     @game.command(name="start", description="Start the game (lobby creator)")
@@ -148,11 +143,9 @@ class Lobby(commands.Cog):
         assert interaction.channel_id is not None
         is_admin = bool(interaction.permissions.manage_guild)
         session = await self.service.cancel(interaction.channel_id, interaction.user.id, is_admin)
-        await interaction.response.send_message(
-            i18n.t(
-                interaction.locale, "game.cancelled", id=session.id, user=interaction.user.mention
-            ),
-            allowed_mentions=discord.AllowedMentions.none(),
+        user = interaction.user.mention
+        await announce(
+            interaction, [i18n.t(interaction.locale, "game.cancelled", id=session.id, user=user)]
         )
 
     # ------------------------------------------------------------------ in game
@@ -279,6 +272,13 @@ class Lobby(commands.Cog):
     @remind_waiting_players.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
+
+
+async def announce(interaction: discord.Interaction, lines: list[str]) -> None:
+    """A public lobby message; it names people without pinging them."""
+    await interaction.response.send_message(
+        "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
+    )
 
 
 def raise_not_started() -> None:

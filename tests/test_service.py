@@ -271,3 +271,20 @@ async def test_cancel_needs_the_creator_or_an_admin(service: GameService) -> Non
     cancelled = await service.cancel(CHANNEL, CAROL, is_admin=True)
     assert cancelled.record.status == "cancelled"
     assert await service.session_in(CHANNEL) is None
+
+
+async def test_a_resigned_player_ranks_last_at_the_end(
+    service: GameService, storage: Storage
+) -> None:
+    await lobby(service, 0, BOB, CAROL)
+    await service.start(CHANNEL, ALICE)
+    session = (await service.advance((await service.resign(CHANNEL, CAROL)).after)).after
+    for _ in range(400):
+        if session.record.status != "active":
+            break
+        session = await play_turn_as_ai(service, session)
+    assert session.record.status == "finished"
+    rows = {row.user_id: row for row in await storage.results(session.id)}
+    assert rows[CAROL].rank == 3 and not rows[CAROL].won
+    assert {rows[ALICE].rank, rows[BOB].rank} <= {1, 2}
+    assert rows[ALICE].won or rows[BOB].won

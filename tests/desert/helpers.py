@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from games.desert import COLOURS, GAME, DesertState, parse_coord
-from games.desert.board import SIZE, TERRAIN, index
+from games.desert.board import GRID_NEIGHBOURS, SIZE, TERRAIN, index
 from games.desert.engine import start_allowance
 from games.desert.state import EMPTY, caravan_id
 
@@ -87,3 +87,15 @@ def play(state: DesertState, seat: int, text: str) -> DesertState:
     for move in GAME.parse(state, seat, text):
         state = GAME.apply(state, seat, move)
     return state
+
+
+def connected(squares: set[int]) -> bool:
+    """An independent flood fill (the tests' own oracle, not the engine's)."""
+    start = next(iter(squares))
+    seen, stack = {start}, [start]
+    while stack:
+        for n in GRID_NEIGHBOURS[stack.pop()]:
+            if n in squares and n not in seen:
+                seen.add(n)
+                stack.append(n)
+    return seen == squares

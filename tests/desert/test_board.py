@@ -20,7 +20,7 @@ from games.desert.board import (
     parse_map,
     validate_map,
 )
-from tests.desert.helpers import sq
+from tests.desert.helpers import connected, sq
 
 
 def names(squares: Iterable[int]) -> set[str]:
@@ -109,15 +109,6 @@ def test_inactive_squares_are_not_neighbours() -> None:
     assert names(layout(4).neighbours[sq("O4")]) == {"N4", "O3", "O5", "P3", "P4", "P5"}
 
 
-def _connected(squares: set[int]) -> bool:
-    start = next(iter(squares))
-    seen, stack = {start}, [start]
-    while stack:
-        for n in GRID_NEIGHBOURS[stack.pop()]:
-            if n in squares and n not in seen:
-                seen.add(n)
-                stack.append(n)
-    return seen == squares
 
 
 def test_palm_sites_are_four_steps_apart_and_clear_of_water() -> None:
@@ -132,10 +123,10 @@ def test_no_single_sand_space_cuts_the_active_board() -> None:
     """§10.25: so a lone leader can never bound an area."""
     for players in (3, 4):
         active = set(layout(players).active)
-        assert _connected(active)
+        assert connected(active)
         for cut in active:
             if TERRAIN[cut] == "sand":
-                assert _connected(active - {cut}), NAMES[cut]
+                assert connected(active - {cut}), NAMES[cut]
 
 
 def test_r6_counts_of_spaces_meeting_r1_and_r2() -> None:

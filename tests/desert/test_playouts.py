@@ -16,6 +16,7 @@ from games.desert.ai import choose_move
 from games.desert.board import COORDS, GRID_NEIGHBOURS, SIZE, layout
 from games.desert.engine import SUPPLY
 from games.desert.state import EMPTY, NCOLOURS
+from tests.desert.helpers import connected
 
 Chooser = Callable[[DesertState, int], Move]
 MAX_STEPS = 1000  # 5 discards + 25 leaders + 5 x 34 camels is far below
@@ -41,13 +42,7 @@ def check_invariants(s: DesertState) -> None:
             assert not squares
             continue
         # R9: each caravan is one connected group around its leader.
-        seen, stack = {leader}, [leader]
-        while stack:
-            for n in GRID_NEIGHBOURS[stack.pop()]:
-                if n in squares and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        assert seen == squares
+        assert leader in squares and connected(squares)
     if s.phase in ("camels", "over"):
         for c in range(NCOLOURS):
             pieces = sum(1 for v in s.cells if v != EMPTY and v % 5 == c)
