@@ -1,9 +1,10 @@
 """``python -m benchmarks`` (make bench): measure and write docs/benchmarks.md.
 
-Measures what the issue sets targets for, on real components: Pillow
-rendering, a move through the service (parse + apply + SQLite save), the
-autocomplete path as the cog runs it (load session + complete), and whole
-AI playouts. Figures are machine-dependent; the file records the machine.
+For every registered game: legal-move generation, board rendering (median
+and PNG size) and whole bot-vs-bot games; for the platform: a move through
+the service (parse + apply + SQLite save) and the autocomplete path as the
+cog runs it (load session + complete). Real components only. Figures are
+machine-dependent; the file records the machine.
 """
 
 from __future__ import annotations
@@ -20,12 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot import registry
 from bot.service import GameService, Session
 from bot.storage import open_storage
-from games.core import complete
-from games.desert import GAME
-from games.desert.ai import choose_move
-from render.desert import render_desert
+from cogs.play import game_cog_class
+from games.core import GameSpec, bot_move, complete
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Alice", "Bob", "Chloé", "Driss", "Émile"]
@@ -54,30 +54,53 @@ def timed(fn: Callable[[], Any], repeat: int) -> list[float]:
     return samples
 
 
-def midgame_state(players: int, seed: int, plies: int) -> Any:
-    state = GAME.new(players, seed, {})
-    for _ in range(plies):
-        seats = GAME.to_act(state)
-        if not seats:
-            break
-        state = GAME.apply(state, seats[0], choose_move(state, seats[0]))
-    return state
+def states_of_a_game(spec: GameSpec, players: int, seed: int) -> list[Any]:
+    """Every state of one bot-vs-bot game, setup to the end."""
+    engine = spec.engine
+    state = engine.new(players, seed, {})
+    states = [state]
+    while seats := engine.to_act(state):
+        state = engine.apply(state, seats[0], bot_move(engine, spec.bot, state, seats[0], seed))
+        states.append(state)
+    return states
 
 
-def bench_render(repeat: int) -> list[Figure]:
-    state = midgame_state(5, 7, 120)
-    view = GAME.view(state, None)
-    render_desert(view, NAMES, "en")  # warm the static-layer cache
-    samples = timed(lambda: render_desert(view, NAMES, "en"), repeat)
-    sizes = [
-        len(render_desert(GAME.view(midgame_state(p, 3, 90), None), NAMES, "en"))
-        for p in (2, 3, 4, 5)
-    ]
+def bench_legal_moves(spec: GameSpec) -> list[Figure]:
+    engine = spec.engine
+    samples: list[float] = []
+    for players in range(engine.min_players, engine.max_players + 1):
+        for state in states_of_a_game(spec, players, 5):
+            for seat in engine.to_act(state):
+                start = time.perf_counter()
+                engine.legal_moves(state, seat)
+                samples.append((time.perf_counter() - start) * 1000)
+    p95 = percentile(samples, 0.95)
+    return [Figure(f"{spec.key}: legal moves, p95", f"{p95:.2f} ms", "≤ 5 ms", p95 <= 5)]
+
+
+def bench_render(spec: GameSpec, repeat: int) -> list[Figure]:
+    engine = spec.engine
+    renderer = game_cog_class(spec.extension, spec.key).renderer
+    players = engine.max_players
+    states = states_of_a_game(spec, players, 7)
+    view = engine.view(states[len(states) // 2], None)
+    names = NAMES[:players]
+    renderer.board(view, names, "en")  # warm the static-layer cache
+    samples = timed(lambda: renderer.board(view, names, "en"), repeat)
+    sizes = []
+    for count in range(engine.min_players, players + 1):
+        game = states_of_a_game(spec, count, 3)
+        sizes.append(len(renderer.board(engine.view(game[len(game) // 2], None), names, "en")))
     median = statistics.median(samples)
     return [
-        Figure("render, 5 players mid-game, median", f"{median:.1f} ms", "≤ 60 ms", median <= 60),
         Figure(
-            "PNG size, 2–5 players mid-game, max",
+            f"{spec.key}: render, {players} players mid-game, median",
+            f"{median:.1f} ms",
+            "≤ 60 ms",
+            median <= 60,
+        ),
+        Figure(
+            f"{spec.key}: PNG size, every player count mid-game, max",
             f"{max(sizes) / 1024:.0f} KB",
             "≤ 400 KB",
             max(sizes) <= 400 * 1024,
@@ -85,8 +108,9 @@ def bench_render(repeat: int) -> list[Figure]:
     ]
 
 
-async def bench_service(moves: int) -> list[Figure]:
+async def bench_service(spec: GameSpec, moves: int) -> list[Figure]:
     """Moves through GameService on a real SQLite file (no render)."""
+    engine = spec.engine
     with tempfile.TemporaryDirectory() as tmp:
         storage = await open_storage(f"sqlite:///{Path(tmp) / 'bench.db'}")
         service = GameService(storage)
@@ -96,21 +120,22 @@ async def bench_service(moves: int) -> list[Figure]:
         channel = 0
         while len(move_ms) < moves:
             channel += 1
-            session = await _start_game(service, channel)
+            session = await _start_game(service, spec, channel)
             while session.record.status == "active" and len(move_ms) < moves:
                 seat = session.to_act[0]
                 user = session.seat(seat).user_id
                 assert user is not None
-                text = GAME.format_move(choose_move(session.state, seat))
+                move = bot_move(engine, spec.bot, session.state, seat, len(move_ms))
+                text = engine.format_move(move)
                 start = time.perf_counter()
                 loaded = await service.require_session(channel)
-                complete(GAME, loaded.state, seat, text[:3])
+                complete(engine, loaded.state, seat, text[:3])
                 complete_ms.append((time.perf_counter() - start) * 1000)
                 # Cold: the state is parsed from the database's JSON (after a restart).
                 service.forget_cached_states()
                 start = time.perf_counter()
                 loaded = await service.require_session(channel)
-                complete(GAME, loaded.state, seat, text[:3])
+                complete(engine, loaded.state, seat, text[:3])
                 cold_ms.append((time.perf_counter() - start) * 1000)
                 start = time.perf_counter()
                 report = await service.play(channel, user, text)
@@ -135,27 +160,26 @@ async def bench_service(moves: int) -> list[Figure]:
     ]
 
 
-async def _start_game(service: GameService, channel: int) -> Session:
-    await service.create(kind_key="desert", guild_id=1, channel_id=channel, user_id=1, name="A")
-    for user in (2, 3, 4):
+async def _start_game(service: GameService, spec: GameSpec, channel: int) -> Session:
+    await service.create(kind_key=spec.key, guild_id=1, channel_id=channel, user_id=1, name="A")
+    for user in range(2, spec.engine.max_players):
         await service.join(channel, user, f"P{user}")
     return (await service.start(channel, 1)).after
 
 
-def bench_playouts(games: int) -> list[Figure]:
+def bench_playouts(spec: GameSpec, games: int) -> list[Figure]:
     figures = []
-    for players in (2, 3, 4, 5):
+    engine = spec.engine
+    for players in range(engine.min_players, engine.max_players + 1):
         samples = []
         for seed in range(games):
             start = time.perf_counter()
-            state = GAME.new(players, seed, {})
-            while seats := GAME.to_act(state):
-                state = GAME.apply(state, seats[0], choose_move(state, seats[0]))
+            states_of_a_game(spec, players, seed)
             samples.append(time.perf_counter() - start)
         worst = max(samples)
         figures.append(
             Figure(
-                f"whole AI game, {players} players, median (max)",
+                f"{spec.key}: whole bot game, {players} players, median (max)",
                 f"{statistics.median(samples):.2f} s ({worst:.2f} s)",
                 "< 1 s",
                 worst < 1,
@@ -187,11 +211,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
     args = parser.parse_args()
     scale = 0.2 if args.quick else 1.0
-    figures = [
-        *bench_render(max(5, int(50 * scale))),
-        *asyncio.run(bench_service(max(50, int(400 * scale)))),
-        *bench_playouts(max(2, int(10 * scale))),
-    ]
+    specs = list(registry.specs().values())
+    figures = []
+    for spec in specs:
+        figures += bench_legal_moves(spec)
+        figures += bench_render(spec, max(5, int(50 * scale)))
+        figures += bench_playouts(spec, max(2, int(10 * scale)))
+    figures += asyncio.run(bench_service(specs[0], max(50, int(400 * scale))))
     for figure in figures:
         print(f"{figure.name:55} {figure.value:>18}  target {figure.target}")
     write_report(figures, args.out)

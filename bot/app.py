@@ -12,7 +12,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
+from bot import i18n, registry
 from bot.config import Config
 from bot.errors import UserError
 from bot.service import GameService
@@ -22,7 +22,12 @@ from games.core import MoveError
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.lobby", "cogs.desert", "cogs.leaderboard")
+# The platform's own cogs; each registered game adds its own extension.
+PLATFORM_EXTENSIONS = ("cogs.lobby", "cogs.leaderboard")
+
+
+def extensions() -> tuple[str, ...]:
+    return (*PLATFORM_EXTENSIONS, *(spec.extension for spec in registry.specs().values()))
 
 
 def point_at_api(config: Config) -> None:
@@ -107,12 +112,17 @@ class Caravanserai(commands.Bot):
         return self._service
 
     async def setup_hook(self) -> None:
+        await self.load_commands()
         self._storage = await open_storage(self.config.database_url)
         self._service = GameService(self._storage)
-        await self.tree.set_translator(CommandTranslator())
-        for name in EXTENSIONS:
-            await self.load_extension(name)
         await self.sync_commands_if_changed()
+
+    async def load_commands(self) -> None:
+        """The registered games, then the cogs: menus are built from the registry."""
+        registry.configure(self.config.extra_games)
+        await self.tree.set_translator(CommandTranslator())
+        for name in extensions():
+            await self.load_extension(name)
 
     async def close(self) -> None:
         await super().close()

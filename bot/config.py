@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_DATABASE_URL = "sqlite:///data/caravanserai.db"
+from bot.storage import DEFAULT_DATABASE_URL
 
 MISSING_TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot log in.
@@ -35,6 +35,9 @@ class Config:
     api_base: str | None = None
     gateway_url: str | None = None
     reminder_hours: float = 24.0
+    # Game packages beyond bot/registry.py's list (module paths), e.g. a game
+    # developed out of tree or the test-only game "tests.nim".
+    extra_games: tuple[str, ...] = ()
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -87,4 +90,5 @@ def load_config(
         api_base=env.get("DISCORD_API_BASE") or None,
         gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
         reminder_hours=reminder_hours,
+        extra_games=tuple(m.strip() for m in env.get("EXTRA_GAMES", "").split(",") if m.strip()),
     )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from games.core import Param
+
 
 class UserError(Exception):
     """A refusal with a catalogue key (bot/locales/*.json) and its params."""
 
-    def __init__(self, key: str, **params: object) -> None:
+    def __init__(self, key: str, **params: Param) -> None:
         super().__init__(key)
         self.key = key
-        self.params: dict[str, object] = dict(params)
+        self.params: dict[str, Param] = dict(params)

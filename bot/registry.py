@@ -1,42 +1,56 @@
-"""The game kinds the bot knows, and which of them can be played yet."""
+"""The games this bot hosts.
+
+Each game declares itself once, as ``SPEC`` (a :class:`games.core.GameSpec`)
+in its package; this module lists the packages, one line per game, and
+everything else (the service, ``/game new`` choices, cogs, catalogues) is
+built from the specs. ``EXTRA_GAMES`` (see bot/config.py) adds packages
+that live elsewhere, such as the test-only game in ``tests/nim``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+import importlib
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
-from games.core import Game, Seat
+from games import catalogue
+from games.core import GameSpec
 
+GAMES: tuple[str, ...] = ("games.desert",)
 
-@dataclass(frozen=True)
-class GameKind:
-    key: str
-    title: str
-    min_players: int
-    max_players: int
-    # None until the engine exists: such games are listed but refused politely.
-    engine: Game[Any, Any] | None = None
-    choose_move: Callable[[Any, Seat], Any] | None = None
-
-    @property
-    def playable(self) -> bool:
-        return self.engine is not None and self.choose_move is not None
+_extra: tuple[str, ...] = ()
+_loaded: dict[tuple[str, ...], Mapping[str, GameSpec]] = {}
 
 
-def _desert() -> GameKind:
-    from games.desert import GAME
-    from games.desert.ai import choose_move
-
-    return GameKind("desert", "Through the Desert", 2, 5, GAME, choose_move)
+class RegistryError(Exception):
+    """A registered module does not declare a usable game."""
 
 
-KINDS: dict[str, GameKind] = {
-    kind.key: kind
-    for kind in (
-        _desert(),
-        GameKind("nomadi", "Nomadi", 2, 5),
-        GameKind("oasis", "Oasis", 3, 5),
-        GameKind("sahwari", "Sahwari", 2, 4),
-    )
-}
+def configure(extra: Iterable[str] = ()) -> None:
+    """Add out-of-tree game packages (from EXTRA_GAMES) before the cogs load."""
+    global _extra
+    _extra = tuple(m for m in extra if m not in GAMES)
+
+
+def load(modules: Iterable[str]) -> Mapping[str, GameSpec]:
+    """Import each module's ``SPEC`` and merge its catalogue; key -> spec."""
+    specs: dict[str, GameSpec] = {}
+    for name in modules:
+        spec = getattr(importlib.import_module(name), "SPEC", None)
+        if not isinstance(spec, GameSpec):
+            raise RegistryError(f"{name} has no SPEC = GameSpec(...)")
+        if spec.key in specs:
+            raise RegistryError(f"two games use the key {spec.key!r}")
+        catalogue.add_source(spec.package)
+        if not catalogue.has(f"{spec.key}.title"):
+            raise RegistryError(f"{spec.package}/locales/en.json lacks {spec.key}.title")
+        specs[spec.key] = spec
+    return MappingProxyType(specs)
+
+
+def specs() -> Mapping[str, GameSpec]:
+    """The registered games, in registry order (built games first, then extras)."""
+    modules = (*GAMES, *_extra)
+    if modules not in _loaded:
+        _loaded[modules] = load(modules)
+    return _loaded[modules]

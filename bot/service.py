@@ -2,21 +2,21 @@
 
 Discord-free so it can be tested with a real database and no network. The
 cogs translate interactions into these calls and the results into replies.
+Everything game-specific comes from the registered :class:`GameSpec`\\ s.
 """
 
 from __future__ import annotations
 
 import logging
-import random
 import secrets
-from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
+from bot import registry
 from bot.errors import UserError
-from bot.registry import KINDS, GameKind
 from bot.storage import ChannelBusy as StorageChannelBusy
 from bot.storage import (
     GameRecord,
@@ -26,12 +26,25 @@ from bot.storage import (
     Storage,
     results_for,
 )
-from games.core import Outcome, Seat, apply_all
+from games.core import (
+    Decision,
+    Event,
+    GameSpec,
+    Outcome,
+    Rng,
+    Seat,
+    Step,
+    bot_move,
+    derive_seed,
+    play_all,
+    resolve_options,
+)
 
 log = logging.getLogger(__name__)
 
 BOT_NAMES = ("Zahra", "Idris", "Layla", "Tariq", "Amina", "Yusuf")
 MAX_NOTATION = 200  # longer text is never a move; refuse before parsing
+RECHECKS = 5  # a move re-checked after other seats moved first, at most this often
 
 
 @dataclass(frozen=True)
@@ -39,7 +52,7 @@ class Session:
     """A game record with its engine state loaded."""
 
     record: GameRecord
-    kind: GameKind
+    spec: GameSpec
     state: Any | None = None
 
     @property
@@ -47,10 +60,12 @@ class Session:
         return self.record.id
 
     @property
+    def key(self) -> str:
+        return self.spec.key
+
+    @property
     def engine(self) -> Any:
-        if self.kind.engine is None:  # pragma: no cover - lobby refuses these
-            raise UserError("game.not_implemented", game=self.kind.title)
-        return self.kind.engine
+        return self.spec.engine
 
     @property
     def names(self) -> list[str]:
@@ -71,6 +86,12 @@ class Session:
         return record.is_bot or record.resigned
 
     @property
+    def decisions(self) -> tuple[Decision, ...]:
+        if self.state is None or self.record.status != "active":
+            return ()
+        return tuple(self.engine.decisions(self.state))
+
+    @property
     def to_act(self) -> tuple[Seat, ...]:
         if self.state is None or self.record.status != "active":
             return ()
@@ -86,15 +107,24 @@ class Session:
     def view(self, seat: Seat | None) -> Any:
         return self.engine.view(self.state, seat)
 
+    def hand(self, seat: Seat) -> tuple[Event, ...]:
+        return tuple(self.engine.hand(self.state, seat))
+
+    def standings(self) -> tuple[Standing, ...]:
+        return standings(self.record.seats, self.outcome)
+
 
 @dataclass(frozen=True)
 class Turn:
-    """Consecutive atomic moves one seat made, as notation."""
+    """Consecutive atomic moves one seat made, as notation, with their events."""
 
     seat: Seat
     moves: tuple[str, ...]
     by_ai: bool
-    state: Any = None  # the engine state right after this turn, for describing it
+    events: tuple[Event, ...] = ()
+
+    def public_events(self) -> tuple[Event, ...]:
+        return tuple(e for e in self.events if e.to is None)
 
 
 @dataclass(frozen=True)
@@ -104,49 +134,100 @@ class MoveReport:
     turns: tuple[Turn, ...]  # the player's command first, then AI turns
     ended: bool = False
 
+    def private_events(self) -> dict[Seat, tuple[Event, ...]]:
+        """Per seat, the events only it may read, in order."""
+        found: dict[Seat, list[Event]] = {}
+        for turn in self.turns:
+            for event in turn.events:
+                if event.to is not None:
+                    found.setdefault(event.to, []).append(event)
+        return {seat: tuple(events) for seat, events in found.items()}
 
-@dataclass
-class _StateCache:
-    """Loaded states by (game id, version): autocomplete reloads them often."""
 
-    size: int = 64
-    items: OrderedDict[tuple[int, int], Any] = field(default_factory=OrderedDict)
+@dataclass(frozen=True)
+class Standing:
+    """A seat's place in a finished game as the leaderboard records it."""
 
-    def get(self, key: tuple[int, int]) -> Any | None:
-        if key in self.items:
-            self.items.move_to_end(key)
-            return self.items[key]
-        return None
+    seat: Seat
+    score: int
+    rank: int
+    won: bool
 
-    def put(self, key: tuple[int, int], state: Any) -> None:
-        self.items[key] = state
-        self.items.move_to_end(key)
-        while len(self.items) > self.size:
-            self.items.popitem(last=False)
+
+def standings(seats: Sequence[SeatRecord], outcome: Outcome | None) -> tuple[Standing, ...]:
+    """The engine's ranking (tie-breaks included) among those still in; resigned last.
+
+    Without an outcome (the game ended by resignation) those still in share
+    the win. The final post and the stored results both come from here.
+    """
+    still_in = [s.seat for s in seats if not s.resigned]
+    last = 1 + len(still_in)
+    out = []
+    for s in seats:
+        if s.resigned:
+            rank = last
+        elif outcome is None:
+            rank = 1
+        else:
+            rank = 1 + sum(1 for o in still_in if outcome.ranks[o] < outcome.ranks[s.seat])
+        score = outcome.scores[s.seat] if outcome is not None else 0
+        out.append(Standing(s.seat, score, rank, won=not s.resigned and rank == 1))
+    return tuple(out)
+
+
+def result_rows(seats: Sequence[SeatRecord], outcome: Outcome | None) -> list[ResultRow]:
+    table = standings(seats, outcome)
+    return list(
+        results_for(
+            seats,
+            [s.score for s in table],
+            [s.rank for s in table],
+            {s.seat for s in table if s.won},
+        )
+    )
+
+
+@dataclass(frozen=True)
+class _Saved:
+    """A stored state, equal and hashed by (kind, game, version) only.
+
+    So an ``lru_cache`` can key on it: autocomplete reloads the same state
+    often, and a version never changes once written.
+    """
+
+    kind: str
+    game_id: int
+    version: int
+    data: Mapping[str, Any] = field(compare=False, hash=False)
 
 
 class GameService:
-    def __init__(self, storage: Storage, kinds: Mapping[str, GameKind] = KINDS) -> None:
+    def __init__(self, storage: Storage, games: Mapping[str, GameSpec] | None = None) -> None:
         self.storage = storage
-        self.kinds = kinds
-        self._cache = _StateCache()
+        self.games = games if games is not None else registry.specs()
+        self._decode = lru_cache(maxsize=64)(self._decode_uncached)
 
     # ------------------------------------------------------------------ loading
 
     def forget_cached_states(self) -> None:
         """Drop loaded states (benchmarks measure the cold path with it)."""
-        self._cache.items.clear()
+        self._decode.cache_clear()
+
+    def _decode_uncached(self, saved: _Saved) -> Any:
+        return self.games[saved.kind].engine.load(saved.data)
+
+    def spec(self, key: str) -> GameSpec:
+        spec = self.games.get(key)
+        if spec is None:
+            raise UserError("game.unknown_kind", game=key)
+        return spec
 
     def _session(self, record: GameRecord) -> Session:
-        kind = self.kinds[record.kind]
+        spec = self.spec(record.kind)
         state = None
-        if record.state is not None and kind.engine is not None:
-            key = (record.id, record.version)
-            state = self._cache.get(key)
-            if state is None:
-                state = kind.engine.load(record.state)
-                self._cache.put(key, state)
-        return Session(record, kind, state)
+        if record.state is not None:
+            state = self._decode(_Saved(record.kind, record.id, record.version, record.state))
+        return Session(record, spec, state)
 
     async def session_in(self, channel_id: int) -> Session | None:
         record = await self.storage.active_game(channel_id)
@@ -175,22 +256,14 @@ class GameService:
         bots: int = 0,
         options: Mapping[str, str] | None = None,
     ) -> Session:
-        kind = self.kinds.get(kind_key)
-        if kind is None:
-            raise UserError("game.unknown_kind", game=kind_key)
-        if not kind.playable:
-            raise UserError("game.not_implemented", game=kind.title)
-        if not 0 <= bots <= kind.max_players - 1:
-            raise UserError("lobby.bad_bot_count", max=kind.max_players - 1)
+        spec = self.spec(kind_key)
+        engine = spec.engine
+        if not 0 <= bots <= engine.max_players - 1:
+            raise UserError("lobby.bad_bot_count", max=engine.max_players - 1)
+        chosen = resolve_options(engine.options, options)  # InvalidOption: nothing stored
         try:
             record = await self.storage.create_game(
-                kind.key,
-                guild_id,
-                channel_id,
-                user_id,
-                name,
-                dict(options or {}),
-                secrets.randbits(62),
+                spec.key, guild_id, channel_id, user_id, name, chosen, secrets.randbits(62)
             )
         except StorageChannelBusy as exc:
             raise UserError("lobby.channel_busy") from exc
@@ -207,8 +280,8 @@ class GameService:
             raise UserError("lobby.already_started")
         if session.seat_of(user_id) is not None:
             raise UserError("lobby.already_joined")
-        if len(record.seats) >= session.kind.max_players:
-            raise UserError("lobby.full", max=session.kind.max_players)
+        if len(record.seats) >= session.engine.max_players:
+            raise UserError("lobby.full", max=session.engine.max_players)
         record = await self._guard(
             self.storage.add_seat(record.id, record.version, user_id, name, False)
         )
@@ -228,7 +301,8 @@ class GameService:
         record = await self._guard(self.storage.remove_seat(record.id, record.version, user_id))
         return self._session(record), False
 
-    async def start(self, channel_id: int, user_id: int) -> MoveReport:
+    async def start(self, channel_id: int, user_id: int, first: Seat | None = None) -> MoveReport:
+        """Start the lobby; ``first`` (a lobby seat) plays first, else drawn from the seed."""
         session = await self.require_session(channel_id)
         record = session.record
         if record.status != "lobby":
@@ -236,18 +310,16 @@ class GameService:
         if user_id != record.creator_id:
             raise UserError("lobby.only_creator_starts")
         count = len(record.seats)
-        if count < session.kind.min_players:
-            raise UserError("lobby.too_few", min=session.kind.min_players, count=count)
-        # The rules let the host pick the first player; we draw the seating at
-        # random from the game's seed so it is reproducible.
-        order = list(range(count))
-        random.Random(record.seed).shuffle(order)
+        if count < session.engine.min_players:
+            raise UserError("lobby.too_few", min=session.engine.min_players, count=count)
+        if first is not None and not 0 <= first < count:
+            raise UserError("lobby.no_such_seat", seat=first + 1, count=count)
+        order = seating(record.seed, count, first)
         state = session.engine.new(count, record.seed, record.options)
         record = await self._guard(
             self.storage.start_game(record.id, record.version, order, session.engine.dump(state))
         )
-        started = self._session(record)
-        return MoveReport(session, started, ())
+        return MoveReport(session, self._session(record), ())
 
     async def cancel(self, channel_id: int, user_id: int, is_admin: bool) -> Session:
         session = await self.require_session(channel_id)
@@ -258,7 +330,7 @@ class GameService:
 
     # ------------------------------------------------------------------ play
 
-    def _playing_session(self, session: Session, user_id: int) -> Seat:
+    def _playing_seat(self, session: Session, user_id: int) -> Seat:
         if session.record.status == "lobby":
             raise UserError("game.not_started")
         seat = session.seat_of(user_id)
@@ -271,31 +343,54 @@ class GameService:
     async def play(
         self, channel_id: int, user_id: int, text: str, *, expected_version: int | None = None
     ) -> MoveReport:
-        """Parse and apply a player's command, save it, then let AI seats move."""
-        session = await self.require_session(channel_id)
-        seat = self._playing_session(session, user_id)
-        if expected_version is not None and expected_version != session.record.version:
-            raise UserError("game.stale")
-        if seat not in session.to_act:
-            waiting = ", ".join(session.names[s] for s in session.to_act)
-            raise UserError("game.not_your_turn", players=waiting)
+        """Parse and apply a player's command and save it (AI seats move in advance()).
+
+        ``expected_version`` is the board the player acted on (a button). If
+        other seats moved since, the command is re-checked on the new board
+        and applied when still legal; if this seat moved since (a double
+        click, a second device), it is refused as stale: one command never
+        acts twice.
+        """
         text = text.strip()
-        if not text:
-            raise UserError("move.empty")
-        if len(text) > MAX_NOTATION:
-            raise UserError("move.too_long", max=MAX_NOTATION)
-        engine = session.engine
-        moves = engine.parse(session.state, seat, text)
-        state = apply_all(engine, session.state, seat, moves)
-        notation = " ".join(engine.format_move(m) for m in moves)
-        after = await self._record(session, seat, notation, state)
-        turn = Turn(seat, tuple(engine.format_move(m) for m in moves), False, state)
-        return MoveReport(session, after, (turn,), ended=after.record.status == "finished")
+        session = await self.require_session(channel_id)
+        seen = session.record.version if expected_version is None else expected_version
+        for _ in range(RECHECKS):
+            seat = self._playing_seat(session, user_id)
+            if seen != session.record.version:
+                await self._refuse_if_moved_since(session, seat, seen)
+            if seat not in session.to_act:
+                waiting = ", ".join(session.names[s] for s in session.to_act)
+                raise UserError("game.not_your_turn", players=waiting)
+            if not text:
+                raise UserError("move.empty")
+            if len(text) > MAX_NOTATION:
+                raise UserError("move.too_long", max=MAX_NOTATION)
+            engine = session.engine
+            moves = engine.parse(session.state, seat, text)
+            step = play_all(engine, session.state, seat, moves)
+            notation = " ".join(engine.format_move(m) for m in moves)
+            try:
+                after = await self._record(session, seat, notation, step)
+            except StaleVersion:
+                # Someone else wrote first: look again at the new board.
+                fresh = await self.get(session.id)
+                if fresh is None or fresh.record.status != "active":
+                    raise UserError("game.stale") from None
+                seen, session = session.record.version, fresh
+                continue
+            turn = Turn(seat, tuple(engine.format_move(m) for m in moves), False, step.events)
+            return MoveReport(session, after, (turn,), ended=after.record.status == "finished")
+        raise UserError("game.stale")
+
+    async def _refuse_if_moved_since(self, session: Session, seat: Seat, version: int) -> None:
+        moved = await self.storage.moves(session.id, since_version=version)
+        if any(m.seat == seat for m in moved):
+            raise UserError("game.stale")
 
     async def resign(self, channel_id: int, user_id: int) -> MoveReport:
         """The AI takes over the seat; the game ends when no real contest is left."""
         session = await self.require_session(channel_id)
-        seat = self._playing_session(session, user_id)
+        seat = self._playing_seat(session, user_id)
         record = await self._guard(
             self.storage.set_seat_resigned(
                 session.id, session.record.version, seat, session.engine.dump(session.state)
@@ -305,10 +400,12 @@ class GameService:
         still_in = [s for s in after.record.seats if not s.resigned]
         humans_in = [s for s in still_in if not s.is_bot]
         if len(still_in) <= 1 or not humans_in:
-            results = self._resignation_results(after)
             record = await self._guard(
                 self.storage.finish_game(
-                    after.id, after.record.version, after.engine.dump(after.state), results
+                    after.id,
+                    after.record.version,
+                    after.engine.dump(after.state),
+                    result_rows(after.record.seats, None),
                 )
             )
             return MoveReport(session, self._session(record), (), ended=True)
@@ -361,65 +458,40 @@ class GameService:
             if not ai_seats:
                 break
             seat = ai_seats[0]
-            kind = session.kind
-            assert kind.choose_move is not None
-            move = kind.choose_move(session.state, seat)
-            state = session.engine.apply(session.state, seat, move)
-            notation = session.engine.format_move(move)
+            engine = session.engine
+            # The bot's own random stream: public facts only, never the game's seed.
+            seed = derive_seed(session.id, session.record.version, seat)
+            move = bot_move(engine, session.spec.bot, session.state, seat, seed)
+            step = engine.play(session.state, seat, move)
+            notation = engine.format_move(move)
             try:
-                session = await self._record(session, seat, notation, state)
-            except UserError:
-                # Someone else moved first (another handler runs the AI); stop.
-                break
+                session = await self._record(session, seat, notation, step)
+            except StaleVersion:
+                break  # another handler is running the AI of this game
             if turns and turns[-1].seat == seat:
-                turns[-1] = Turn(seat, (*turns[-1].moves, notation), True, state)
+                last = turns[-1]
+                turns[-1] = Turn(seat, (*last.moves, notation), True, last.events + step.events)
             else:
-                turns.append(Turn(seat, (notation,), True, state))
+                turns.append(Turn(seat, (notation,), True, step.events))
         return session, turns
 
-    async def _record(self, session: Session, seat: Seat, notation: str, state: Any) -> Session:
+    async def _record(
+        self, session: Session, seat: Seat, notation: str, step: Step[Any]
+    ) -> Session:
+        """Save one command (raises StaleVersion if the game moved on)."""
         engine = session.engine
-        outcome: Outcome | None = engine.outcome(state)
-        results = self._results(session, outcome) if outcome is not None else None
-        record = await self._guard(
-            self.storage.record_move(
-                session.id,
-                session.record.version,
-                seat,
-                notation,
-                engine.dump(state),
-                results=results,
-            )
+        outcome: Outcome | None = engine.outcome(step.state)
+        results = result_rows(session.record.seats, outcome) if outcome is not None else None
+        record = await self.storage.record_move(
+            session.id,
+            session.record.version,
+            seat,
+            notation,
+            engine.dump(step.state),
+            events=[e.to_json() for e in step.events],
+            results=results,
         )
-        self._cache.put((record.id, record.version), state)
-        return Session(record, session.kind, state)
-
-    @staticmethod
-    def _results(session: Session, outcome: Outcome) -> list[ResultRow]:
-        """Rank by score among those still in; resigned players rank after them.
-
-        Without a resignation this is exactly the engine's ranking (ties share).
-        """
-        seats = session.record.seats
-        scores = outcome.scores
-        still_in = [s.seat for s in seats if not s.resigned]
-        resigned_rank = 1 + len(still_in)
-        ranks = [
-            resigned_rank
-            if s.resigned
-            else 1 + sum(1 for other in still_in if scores[other] > scores[s.seat])
-            for s in seats
-        ]
-        winners = {seat for seat in still_in if ranks[seat] == 1}
-        return list(results_for(seats, scores, ranks, winners))
-
-    @staticmethod
-    def _resignation_results(session: Session) -> list[ResultRow]:
-        """Ended by resignation: those still in share the win, no scores."""
-        seats = session.record.seats
-        ranks = [2 if s.resigned else 1 for s in seats]
-        winners = {s.seat for s in seats if not s.resigned}
-        return list(results_for(seats, [0] * len(seats), ranks, winners))
+        return Session(record, session.spec, step.state)
 
     @staticmethod
     async def _guard(operation: Any) -> GameRecord:
@@ -429,6 +501,19 @@ class GameService:
         except StaleVersion as exc:
             raise UserError("game.stale") from exc
         return record
+
+
+def seating(seed: int, count: int, first: Seat | None = None) -> list[int]:
+    """Lobby seats in playing order: shuffled from the game's seed (reproducible).
+
+    When the host names who starts, the shuffled circle is turned so that
+    player sits first and the others keep their drawn order.
+    """
+    order, _ = Rng.from_seed(derive_seed(seed, count)).shuffled(range(count))
+    if first is None:
+        return list(order)
+    at = order.index(first)
+    return list(order[at:] + order[:at])
 
 
 def iter_mentions(session: Session) -> Iterator[int]:

@@ -1,25 +1,23 @@
-"""French names and descriptions for the slash commands.
+"""Localised names and descriptions for the slash commands.
 
-Discord shows a command's localisations to users whose client is in that
-language; the table maps each English string (name, description, choice) to
-its French text.
+Every command string is a ``locale_str(english, key=<catalogue key>)``;
+Discord shows the catalogue's text to users whose client is in that
+language. The English default stays in the code so the command tree reads
+naturally there.
 """
 
 from __future__ import annotations
 
-import json
-from functools import cache
-from importlib import resources
-
 import discord
 from discord import app_commands
 
+from bot import i18n
+from games import catalogue
 
-@cache
-def french_commands() -> dict[str, str]:
-    text = resources.files("bot").joinpath("locales/commands.fr.json").read_text(encoding="utf-8")
-    table: dict[str, str] = json.loads(text)
-    return table
+
+def cmd(english: str, key: str) -> app_commands.locale_str:
+    """A command string with the catalogue key that translates it."""
+    return app_commands.locale_str(english, key=key)
 
 
 class CommandTranslator(app_commands.Translator):
@@ -29,11 +27,10 @@ class CommandTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        if locale is not discord.Locale.french:
+        lang = i18n.language(locale)
+        key = string.extras.get("key")
+        if lang == catalogue.FALLBACK or not isinstance(key, str):
             return None
-        table = french_commands()
-        # One English word can need two French ones: the option "game" is
-        # "jeu" while the group "game" is "partie".
-        if context.location is app_commands.TranslationContextLocation.parameter_name:
-            return table.get(f"param:{string.message}") or table.get(string.message)
-        return table.get(string.message)
+        if not catalogue.has(key, lang):
+            return None
+        return catalogue.text(lang, key)

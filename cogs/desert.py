@@ -1,96 +1,66 @@
-"""/desert …: moves of Through the Desert."""
+"""/desert …: Through the Desert on the shared move cog, plus /desert place."""
 
 from __future__ import annotations
 
-import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.errors import UserError
-from bot.service import GameService, Session
-from cogs.flow import publish
-from games.core import complete
-from games.desert.model import COLOURS, PlaceCamel, PlaceLeader, coord_name
+from bot.translator import cmd
+from cogs.play import CHOICE_LIMIT, GameCog
+from games.desert.model import COLOURS, DesertView, PlaceCamel, PlaceLeader, coord_name
+from render.desert import render_desert
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
 
-log = logging.getLogger(__name__)
+COLOUR_CHOICES = [
+    app_commands.Choice(name=cmd(colour, f"desert.colour.{colour}"), value=colour)
+    for colour in COLOURS
+]
 
-COLOUR_CHOICES = [app_commands.Choice(name=colour, value=colour) for colour in COLOURS]
+
+class DesertRenderer:
+    def board(self, view: DesertView, names: Sequence[str], lang: str) -> bytes:
+        return render_desert(view, names, lang)
+
+    def hand(self, view: DesertView, names: Sequence[str], lang: str) -> bytes | None:
+        return None  # the seat's water values are in the text and on its own board
 
 
-class Desert(commands.Cog):
-    desert = app_commands.Group(
-        name="desert", description="Play Through the Desert", guild_only=True
+class DesertCog(
+    GameCog,
+    group_name=cmd("desert", "desert.cmd.name"),
+    group_description=cmd("Play Through the Desert", "desert.cmd.description"),
+):
+    key = "desert"
+    renderer = DesertRenderer()
+
+    @app_commands.command(
+        name=cmd("place", "desert.cmd.place.name"),
+        description=cmd("Place a rider or a camel of one colour", "desert.cmd.place.description"),
     )
-
-    def __init__(self, bot: Caravanserai) -> None:
-        self.bot = bot
-
-    @property
-    def service(self) -> GameService:
-        return self.bot.service
-
-    async def _my_turn(self, interaction: discord.Interaction) -> tuple[Session, int] | None:
-        """(session, seat) when the user plays the desert game here; else None.
-
-        Autocomplete must never raise: anything unusual just offers nothing.
-        """
-        if interaction.channel_id is None:
-            return None
-        session = await self.service.session_in(interaction.channel_id)
-        if session is None or session.kind.key != "desert" or session.state is None:
-            return None
-        seat = session.seat_of(interaction.user.id)
-        if seat is None or session.ai_plays(seat):
-            return None
-        return session, seat
-
-    async def _play(self, interaction: discord.Interaction, text: str) -> None:
-        assert interaction.channel_id is not None
-        session = await self.service.require_session(interaction.channel_id)
-        if session.kind.key != "desert":
-            raise UserError("game.wrong_command", command=f"/{session.kind.key} move")
-        report = await self.service.play(interaction.channel_id, interaction.user.id, text)
-        await publish(interaction, self.service, report)
-
-    # ------------------------------------------------------------------ /desert move
-
-    @desert.command(name="move", description="Make your move (autocompletes your legal moves)")
-    @app_commands.describe(notation="e.g. orange F7 white G8, discard pink, pass")
-    async def move(self, interaction: discord.Interaction, notation: str) -> None:
-        await self._play(interaction, notation)
-
-    @move.autocomplete("notation")
-    async def move_autocomplete(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        found = await self._my_turn(interaction)
-        if found is None:
-            return []
-        session, seat = found
-        suggestions = complete(session.engine, session.state, seat, current[:100])
-        return [app_commands.Choice(name=s.label[:100], value=s.command[:100]) for s in suggestions]
-
-    # ------------------------------------------------------------------ /desert place
-
-    @desert.command(name="place", description="Place a rider or a camel of one colour")
-    @app_commands.describe(colour="Camel colour", space="Space, e.g. F7 (autocompletes)")
+    @app_commands.rename(
+        colour=cmd("colour", "desert.cmd.place.colour.name"),
+        space=cmd("space", "desert.cmd.place.space.name"),
+    )
+    @app_commands.describe(
+        colour=cmd("Camel colour", "desert.cmd.place.colour.description"),
+        space=cmd("Space, e.g. F7 (autocompletes)", "desert.cmd.place.space.description"),
+    )
     @app_commands.choices(colour=COLOUR_CHOICES)
     async def place(
         self, interaction: discord.Interaction, colour: app_commands.Choice[str], space: str
     ) -> None:
-        await self._play(interaction, f"{colour.value} {space}")
+        await self.play(interaction, f"{colour.value} {space}")
 
     @place.autocomplete("space")
     async def space_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        found = await self._my_turn(interaction)
+        found = await self.my_turn(interaction)
         if found is None:
             return []
         session, seat = found
@@ -105,8 +75,8 @@ class Desert(commands.Cog):
             name = coord_name(move.at)
             if name.startswith(needle) and name not in spaces:
                 spaces.append(name)
-        return [app_commands.Choice(name=name, value=name) for name in spaces[:25]]
+        return [app_commands.Choice(name=name, value=name) for name in spaces[:CHOICE_LIMIT]]
 
 
 async def setup(bot: Caravanserai) -> None:
-    await bot.add_cog(Desert(bot))
+    await bot.add_cog(DesertCog(bot))

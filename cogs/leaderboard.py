@@ -9,8 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
-from bot.registry import KINDS
-from cogs.lobby import GAME_CHOICES
+from bot.translator import cmd
+from cogs.lobby import game_choices
 from cogs.replies import EMBED_COLOUR
 
 if TYPE_CHECKING:
@@ -21,9 +21,15 @@ class Leaderboard(commands.Cog):
     def __init__(self, bot: Caravanserai) -> None:
         self.bot = bot
 
-    @app_commands.command(name="leaderboard", description="This server's ranking")
-    @app_commands.describe(game="Only this game (default: all games)")
-    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.command(
+        name=cmd("leaderboard", "cmd.leaderboard.name"),
+        description=cmd("This server's ranking", "cmd.leaderboard.description"),
+    )
+    @app_commands.rename(game=cmd("game", "cmd.leaderboard.game.name"))
+    @app_commands.describe(
+        game=cmd("Only this game (default: all games)", "cmd.leaderboard.game.description")
+    )
+    @app_commands.choices(game=game_choices())
     @app_commands.guild_only()
     async def leaderboard(
         self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
@@ -32,7 +38,7 @@ class Leaderboard(commands.Cog):
         locale = interaction.locale
         kind = game.value if game else None
         rows = await self.bot.storage.leaderboard(interaction.guild_id, kind)
-        scope = KINDS[kind].title if kind else i18n.t(locale, "leaderboard.all_games")
+        scope = i18n.t(locale, f"{kind}.title" if kind else "leaderboard.all_games")
         embed = discord.Embed(
             title=i18n.t(locale, "leaderboard.title", scope=scope), colour=EMBED_COLOUR
         )

@@ -1,14 +1,14 @@
-"""Public game messages: the text of what happened, the board, who is next.
+"""Public game messages: what happened, the board, who is next — for every game.
 
-Used for moves (interaction followups) and for messages the bot posts on
-its own later (AI turns after a restart, reminders), which go through the
-channel because an interaction token dies after 15 minutes.
+Built only from the engine's events, decisions and outcome (never from raw
+state), in the reader's language. Used for moves (interaction followups) and
+for messages the bot posts on its own later (AI turns after a restart,
+reminders), which go through the channel because an interaction token dies
+after 15 minutes.
 """
 
 from __future__ import annotations
 
-import asyncio
-import io
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,7 +17,8 @@ import discord
 
 from bot import i18n
 from bot.service import MoveReport, Session, Turn, iter_mentions
-from cogs.presenters import PRESENTERS, final_summary
+from cogs.boards import board_file
+from games.core import Event, Seat
 
 log = logging.getLogger(__name__)
 
@@ -33,46 +34,80 @@ class GameMessage:
     mentions: discord.AllowedMentions
 
 
-async def render_board(session: Session, viewer: int | None, locale: object) -> discord.File:
-    """Render off the event loop: Pillow work takes tens of milliseconds."""
-    presenter = PRESENTERS[session.kind.key]
-    view = session.view(viewer)
-    png = await asyncio.to_thread(presenter.render, view, session.names, i18n.language(locale))
-    return discord.File(io.BytesIO(png), filename="board.png")
+def title(session: Session, locale: object) -> str:
+    return i18n.t(locale, f"{session.key}.title")
+
+
+def describe(event: Event, locale: object) -> str:
+    """An event's text, its details in brackets after it."""
+    text = i18n.translate(locale, event.key, event.params)
+    if event.details:
+        text += f" ({', '.join(describe(d, locale) for d in event.details)})"
+    return text
 
 
 def turn_lines(session: Session, turns: Sequence[Turn], locale: object) -> list[str]:
-    presenter = PRESENTERS[session.kind.key]
+    """One line per turn (its public events joined), game events on lines of their own."""
     lines = []
     for turn in turns:
-        who = session.names[turn.seat]
-        text = presenter.describe_turn(session, turn, locale)
-        lines.append(f"**{who}**: {text}")
+        own = [describe(e, locale) for e in turn.public_events() if e.seat is not None]
+        if own:
+            lines.append(f"**{session.names[turn.seat]}**: {' · '.join(own)}")
+        lines.extend(describe(e, locale) for e in turn.public_events() if e.seat is None)
     return lines
+
+
+def who(session: Session, seat: Seat) -> str:
+    """A ping for a human who must act, the plain name for an AI seat."""
+    record = session.seat(seat)
+    if record.user_id and not session.ai_plays(seat):
+        return f"<@{record.user_id}>"
+    return record.name
 
 
 def next_lines(session: Session, locale: object) -> list[str]:
-    """Who must act now, with a ping for humans; or the final result."""
+    """Who must act now and what they owe, with a ping for humans; or the final result."""
     if session.record.status == "finished":
-        outcome = session.outcome
         lines = [i18n.t(locale, "game.over", id=session.id)]
-        if outcome is not None:
-            lines.append(final_summary(outcome, session.names, locale))
-        else:
+        if session.outcome is None:
             lines.append(i18n.t(locale, "game.over_by_resignation"))
+        lines.append(final_summary(session, locale))
         return lines
     if session.record.status != "active":
         return []
-    presenter = PRESENTERS[session.kind.key]
-    lines = []
-    for seat in session.to_act:
-        record = session.seat(seat)
-        who = (
-            f"<@{record.user_id}>" if record.user_id and not session.ai_plays(seat) else record.name
+    return [
+        i18n.t(
+            locale,
+            "game.your_turn",
+            player=who(session, d.seat),
+            prompt=i18n.translate(locale, d.key, d.params),
         )
-        prompt = presenter.prompt(session.view(seat), locale)
-        lines.append(i18n.t(locale, "game.your_turn", player=who, prompt=prompt))
-    return lines
+        for d in session.decisions
+    ]
+
+
+def final_summary(session: Session, locale: object) -> str:
+    """The ranking as the leaderboard records it, with each score's breakdown."""
+    outcome = session.outcome
+    table = sorted(session.standings(), key=lambda s: (s.rank, s.seat))
+    lines = []
+    for standing in table:
+        seat = standing.seat
+        medal = "🏆" if standing.won else f"{standing.rank}."
+        name = session.names[seat]
+        if session.seat(seat).resigned:
+            name += f" ({i18n.t(locale, 'lobby.tag.resigned')})"
+        if outcome is None:
+            lines.append(f"{medal} **{name}**")
+            continue
+        parts = ""
+        if outcome.breakdown:
+            parts = " — " + ", ".join(
+                f"{i18n.t(locale, f'{session.key}.score.{category}', default=category)} {points}"
+                for category, points in outcome.breakdown[seat]
+            )
+        lines.append(f"{medal} **{name}**: {outcome.scores[seat]}{parts}")
+    return "\n".join(lines)
 
 
 def clip(lines: Sequence[str]) -> str:
@@ -88,14 +123,14 @@ async def game_message(
 ) -> GameMessage:
     content = clip([*head, *next_lines(session, locale)])
     embed = discord.Embed(
-        title=i18n.t(locale, "game.title", title=session.kind.title, id=session.id),
+        title=i18n.t(locale, "game.title", title=title(session, locale), id=session.id),
         colour=EMBED_COLOUR,
     )
     file = None
     if with_board and session.state is not None:
-        file = await render_board(session, None, locale)
+        file = await board_file(session, None, locale)
         embed.set_image(url="attachment://board.png")
-    embed.set_footer(text=i18n.t(locale, f"{session.kind.key}.footer", default=""))
+    embed.set_footer(text=i18n.t(locale, f"{session.key}.footer", default=""))
     mentions = discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(uid) for uid in iter_mentions(session)]
     )

@@ -1,17 +1,71 @@
 """The engine contract shared by every game.
 
-An engine is a pure object: states are immutable values, ``apply`` returns a
-new state, randomness comes only from the :class:`Rng` stored inside the state.
-Nothing here imports discord, PIL or does I/O.
+An engine is a pure object: states are immutable values, ``play`` returns a
+new state plus the events of the move, randomness comes only from the
+:class:`Rng` stored inside the state. Nothing here imports discord, PIL or
+does I/O. A game declares itself once with a :class:`GameSpec`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 Seat = int  # 0-based seat index; players see seat + 1.
+
+
+# --------------------------------------------------------------------------- localisable text
+
+
+@dataclass(frozen=True)
+class Term:
+    """A message inside a message, in the reader's language.
+
+    ``Term("desert.colour.white")`` is a word ("white", "blanc");
+    ``Term("desert.r9", {"space": "G8"})`` a whole sentence, e.g. the reason
+    wrapped by another error. Used as a param value: the catalogue formats
+    it in the reader's language first.
+    """
+
+    key: str
+    params: Mapping[str, Param] = field(default_factory=dict)
+
+
+# A message param: text, a number, a translatable Term, or a list of them
+# (shown joined by commas).
+Param = str | int | Term | tuple["Param", ...]
+Params = Mapping[str, Param]
+
+
+def _param_json(value: Param) -> Any:
+    if isinstance(value, Term):
+        data: dict[str, Any] = {"term": value.key}
+        if value.params:
+            data["params"] = params_json(value.params)
+        return data
+    if isinstance(value, tuple):
+        return [_param_json(v) for v in value]
+    return value
+
+
+def _param_from_json(value: Any) -> Param:
+    if isinstance(value, dict):
+        return Term(str(value["term"]), params_from_json(value.get("params", {})))
+    if isinstance(value, list):
+        return tuple(_param_from_json(v) for v in value)
+    if isinstance(value, str | int):
+        return value
+    raise ValueError(f"not a message param: {value!r}")
+
+
+def params_json(params: Params) -> dict[str, Any]:
+    return {k: _param_json(v) for k, v in params.items()}
+
+
+def params_from_json(data: Mapping[str, Any]) -> dict[str, Param]:
+    return {k: _param_from_json(v) for k, v in data.items()}
 
 
 # --------------------------------------------------------------------------- errors
@@ -20,15 +74,15 @@ Seat = int  # 0-based seat index; players see seat + 1.
 class MoveError(ValueError):
     """A move the engine refuses. ``key``/``params`` let the bot localise it.
 
-    ``str(error)`` is the English text; ``key`` names a message in the bot's
-    catalogue (e.g. ``"desert.R10"``) whose French version uses the same params.
+    ``str(error)`` is the English text; ``key`` names a message in the game's
+    catalogue (e.g. ``"desert.r10"``) whose French version uses the same params.
     """
 
-    def __init__(self, message: str, *, key: str = "", **params: object) -> None:
+    def __init__(self, message: str, *, key: str = "", **params: Param) -> None:
         super().__init__(message)
         self.message = message
         self.key = key
-        self.params: dict[str, object] = dict(params)
+        self.params: dict[str, Param] = dict(params)
 
 
 class InvalidMove(MoveError):
@@ -43,12 +97,99 @@ class AmbiguousMove(MoveError):
     """The text matches several legal moves."""
 
 
+class InvalidOption(MoveError):
+    """A game option that does not exist or a value it cannot take."""
+
+
+# --------------------------------------------------------------------------- events and decisions
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, as a localisable message.
+
+    Public events (``to is None``) go to the game's channel; a private event
+    is shown only to seat ``to`` (a card looked at, a value drawn). ``details``
+    are shown in brackets after the text and share the event's audience.
+    """
+
+    key: str
+    params: Params = field(default_factory=dict)
+    seat: Seat | None = None  # who acted; None for the game itself
+    to: Seat | None = None
+    details: tuple[Event, ...] = ()
+
+    @property
+    def private(self) -> bool:
+        return self.to is not None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"key": self.key}
+        if self.params:
+            data["params"] = params_json(self.params)
+        if self.seat is not None:
+            data["seat"] = self.seat
+        if self.to is not None:
+            data["to"] = self.to
+        if self.details:
+            data["details"] = [d.to_json() for d in self.details]
+        return data
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> Event:
+        return Event(
+            key=str(data["key"]),
+            params=params_from_json(data.get("params", {})),
+            seat=data.get("seat"),
+            to=data.get("to"),
+            details=tuple(Event.from_json(d) for d in data.get("details", ())),
+        )
+
+
+def public(events: Iterable[Event]) -> tuple[Event, ...]:
+    return tuple(e for e in events if e.to is None)
+
+
+def private_to(events: Iterable[Event], seat: Seat) -> tuple[Event, ...]:
+    return tuple(e for e in events if e.to == seat)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What one seat owes now: a catalogue key (its prompt) and params.
+
+    The key names the kind of decision (``"desert.decision.camels"``), so
+    prompts, reminders and buttons need no game-specific code.
+    """
+
+    seat: Seat
+    key: str
+    params: Params = field(default_factory=dict)
+
+
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Step(Generic[StateT]):
+    """The result of one atomic move: the new state and what happened."""
+
+    state: StateT
+    events: tuple[Event, ...] = ()
+
+
 # --------------------------------------------------------------------------- outcome
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """Final result. ``ranks[i]`` is 1 for the best; tied seats share a rank."""
+    """Final result. ``ranks[i]`` is 1 for the best; tied seats share a rank.
+
+    The ranks already include the game's tie-breaks, so the platform never
+    re-ranks by score.
+    """
 
     scores: tuple[int, ...]
     ranks: tuple[int, ...]
@@ -60,15 +201,18 @@ class Outcome:
     def from_scores(
         scores: Sequence[int],
         breakdown: Sequence[Sequence[tuple[str, int]]] = (),
+        tiebreak: Sequence[Sequence[int]] | None = None,
     ) -> Outcome:
-        """Rank by score, highest first; equal scores share rank and victory."""
-        ranks = tuple(1 + sum(1 for other in scores if other > s) for s in scores)
-        best = max(scores)
-        winners = tuple(i for i, s in enumerate(scores) if s == best)
+        """Rank by score, highest first, then by ``tiebreak[seat]`` (higher is better).
+
+        Seats equal on score and tie-break share the rank and the victory.
+        """
+        keys = [(s, *(tiebreak[i] if tiebreak is not None else ())) for i, s in enumerate(scores)]
+        ranks = tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
         return Outcome(
             scores=tuple(scores),
             ranks=ranks,
-            winners=winners,
+            winners=tuple(i for i, r in enumerate(ranks) if r == 1),
             breakdown=tuple(tuple(b) for b in breakdown),
         )
 
@@ -128,10 +272,13 @@ class Rng:
         return shuffled[:k], rng
 
 
-T = TypeVar("T")
-StateT = TypeVar("StateT")
-MoveT = TypeVar("MoveT")
-ViewT = TypeVar("ViewT", covariant=True)
+def derive_seed(*parts: int) -> int:
+    """A 64-bit seed mixed from several integers (e.g. game id and ply)."""
+    rng = Rng(0)
+    value = 0
+    for part in parts:
+        value, rng = Rng((rng.state ^ part) & _MASK64).next_u64()
+    return value
 
 
 # --------------------------------------------------------------------------- options
@@ -139,63 +286,150 @@ ViewT = TypeVar("ViewT", covariant=True)
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A game option a lobby can offer (e.g. Nomadi's variant)."""
+    """A game option chosen at ``/game new`` (e.g. Nomadi's short course).
+
+    Its label is the catalogue message ``<game>.option.<name>`` and each
+    choice's label ``<game>.option.<name>.<choice>``.
+    """
 
     name: str
-    description: str
-    choices: tuple[str, ...] = ()
-    default: str = ""
+    choices: tuple[str, ...]
+    default: str
 
 
-# --------------------------------------------------------------------------- protocol
+def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, str] | None) -> dict[str, str]:
+    """Every option with its value: the given ones checked, the rest defaulted."""
+    by_name = {spec.name: spec for spec in specs}
+    chosen = {spec.name: spec.default for spec in specs}
+    for name, value in (given or {}).items():
+        spec = by_name.get(name)
+        if spec is None:
+            known = ", ".join(sorted(by_name)) or "-"
+            raise InvalidOption(
+                f"There is no option '{name}' (options: {known}).",
+                key="core.option_unknown",
+                name=name,
+                known=known,
+            )
+        if value not in spec.choices:
+            raise InvalidOption(
+                f"Option '{name}' can be {', '.join(spec.choices)}, not '{value}'.",
+                key="core.option_value",
+                name=name,
+                value=value,
+                choices=", ".join(spec.choices),
+            )
+        chosen[name] = value
+    return chosen
 
 
-class Game(Protocol[StateT, MoveT]):
-    """What every engine object exposes (one instance per game kind)."""
+# --------------------------------------------------------------------------- the engine
+
+
+class Game(ABC, Generic[StateT, MoveT]):
+    """What every engine object exposes (one instance per game kind).
+
+    Subclasses implement the abstract methods; ``apply``, ``to_act`` and
+    ``options`` have sensible defaults built on them.
+    """
 
     key: str  # "desert", "nomadi", …
-    title: str
     min_players: int
     max_players: int
-    options: tuple[OptionSpec, ...]
+    options: tuple[OptionSpec, ...] = ()
 
+    @abstractmethod
     def new(self, players: int, seed: int, options: Mapping[str, str] | None = None) -> StateT:
-        """Set up a game, including every random draw of the setup."""
-        ...
+        """Set up a game, including every random draw of the setup.
+
+        Options are checked with :func:`resolve_options` (InvalidOption).
+        """
+
+    @abstractmethod
+    def decisions(self, state: StateT) -> tuple[Decision, ...]:
+        """What each seat that must act now owes; empty when the game is over."""
 
     def to_act(self, state: StateT) -> tuple[Seat, ...]:
-        """Seats that must decide now; empty when the game is over."""
-        ...
+        """Seats that must decide now, in order; several may act at once."""
+        return tuple(dict.fromkeys(d.seat for d in self.decisions(state)))
 
+    @abstractmethod
     def legal_moves(self, state: StateT, seat: Seat) -> list[MoveT]:
         """Every atomic move ``seat`` may make now (empty if it has none)."""
-        ...
+
+    @abstractmethod
+    def play(self, state: StateT, seat: Seat, move: MoveT) -> Step[StateT]:
+        """The state after the move and its events; raise IllegalMove, never mutate."""
 
     def apply(self, state: StateT, seat: Seat, move: MoveT) -> StateT:
-        """Return the state after the move; raise IllegalMove, never mutate."""
-        ...
+        return self.play(state, seat, move).state
 
+    @abstractmethod
     def parse(self, state: StateT, seat: Seat, text: str) -> tuple[MoveT, ...]:
         """Parse a command into the atomic moves it stands for, in order.
 
         Resolved against the legal moves: each later move is checked on the
         state after the earlier ones, and the whole command is all-or-nothing.
         """
-        ...
 
+    @abstractmethod
     def format_move(self, move: MoveT) -> str:
         """The notation of one atomic move; ``parse`` accepts it back."""
-        ...
 
-    def outcome(self, state: StateT) -> Outcome | None: ...
+    @abstractmethod
+    def outcome(self, state: StateT) -> Outcome | None:
+        """Final scores and ranks (tie-breaks included) once the game is over."""
 
+    @abstractmethod
     def view(self, state: StateT, seat: Seat | None) -> Any:
         """Exactly what ``seat`` (or a spectator, ``None``) may see."""
-        ...
 
+    @abstractmethod
+    def hand(self, state: StateT, seat: Seat) -> tuple[Event, ...]:
+        """``seat``'s private information as lines (``/game hand``)."""
+
+    @abstractmethod
+    def resample(self, state: StateT, seat: Seat | None, seed: int) -> StateT:
+        """A state ``seat`` cannot tell from ``state``: hidden details redrawn.
+
+        Same view, same legal moves for ``seat``; what it cannot see (other
+        seats' secrets, the draw order, the PRNG) drawn anew from ``seed``.
+        Searching bots use it to sample worlds; leak tests use it to prove
+        views and events show nothing hidden.
+        """
+
+    @abstractmethod
     def dump(self, state: StateT) -> dict[str, Any]: ...
 
+    @abstractmethod
     def load(self, data: Mapping[str, Any]) -> StateT: ...
+
+
+# A bot player: (its seat's view, its legal moves, its own random stream) -> a move.
+Bot = Callable[[Any, Sequence[Any], Rng], Any]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game's one declaration: the registry, menus, cogs and catalogues come from it.
+
+    ``package`` is the module whose ``locales/en.json`` and ``locales/fr.json``
+    hold the game's texts (its title is ``<key>.title``); ``discord`` the
+    discord.py extension holding its cog (by default ``cogs.<key>``).
+    """
+
+    engine: Game[Any, Any]
+    bot: Bot
+    package: str
+    discord: str = ""
+
+    @property
+    def key(self) -> str:
+        return self.engine.key
+
+    @property
+    def extension(self) -> str:
+        return self.discord or f"cogs.{self.key}"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -208,6 +442,27 @@ def apply_all(
     for move in moves:
         state = game.apply(state, seat, move)
     return state
+
+
+def play_all(
+    game: Game[StateT, MoveT], state: StateT, seat: Seat, moves: Iterable[MoveT]
+) -> Step[StateT]:
+    """Like :func:`apply_all`, collecting every move's events."""
+    events: list[Event] = []
+    for move in moves:
+        step = game.play(state, seat, move)
+        state = step.state
+        events.extend(step.events)
+    return Step(state, tuple(events))
+
+
+def bot_move(game: Game[StateT, MoveT], bot: Bot, state: StateT, seat: Seat, seed: int) -> MoveT:
+    """What ``bot`` plays for ``seat``: it is shown only that seat's view and legal moves."""
+    legal = game.legal_moves(state, seat)
+    if not legal:
+        raise ValueError(f"seat {seat} has no move to make")
+    move: MoveT = bot(game.view(state, seat), tuple(legal), Rng.from_seed(seed))
+    return move
 
 
 @dataclass(frozen=True)
@@ -276,12 +531,3 @@ def complete(
 
 def _norm(text: str) -> str:
     return " ".join(text.lower().replace(",", " ").split())
-
-
-@dataclass(frozen=True)
-class LogLine:
-    """One structured, localisable line of a game's public log."""
-
-    seat: Seat
-    key: str
-    params: Mapping[str, object] = field(default_factory=dict)

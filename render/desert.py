@@ -1,22 +1,25 @@
 """Board image of Through the Desert, drawn from a :class:`DesertView`.
 
-Layout: the hex board on top (coordinates on all four sides), a score table
-below it. The terrain, coordinates and out-of-play section never change
-during a game, so they form a static layer cached per (map, active squares,
-language); each render copies it and draws only what moves: areas, oases,
-water holes, caravans, the last-turn highlight and the table.
+Layout: the hex board on top (coordinates on all four sides), the shared
+score panel (:mod:`render.panel`) below it. The terrain, coordinates and
+out-of-play section never change during a game, so they form a static layer
+cached per (map, active squares, language); each render copies it and draws
+only what moves: areas, oases, water holes, caravans, the last-turn
+highlight and the panel. Words come from the catalogue (``desert.board.*``
+and the shared ``common.*``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
+from games import catalogue
 from games.core import Seat
-from games.desert.board import SMALL_FIRST_COLUMN
+from games.desert.board import SMALL_FIRST_COLUMN  # importing games.desert adds its catalogue
 from games.desert.model import (
     COLOUR_CODES,
     COLOURS,
@@ -28,80 +31,15 @@ from games.desert.model import (
     Terrain,
     coord_name,
 )
-from render.common import (
-    INK,
-    PAPER,
-    RGB,
-    HexGrid,
-    LayerCache,
-    Point,
-    clean_label,
-    draw_panel,
-    draw_player_marker,
-    draw_text,
-    fit_text,
-    hex_corners,
-    hex_neighbour,
-    mix,
-    player_style,
-    png_bytes,
-    shape_points,
-    supersampled,
-    with_alpha,
-)
+from render.grids import HexGrid, draw_grid_labels, hex_corners, hex_neighbour
+from render.palette import BACKDROP, GOLD, INK, MUTED, PAPER, RGB, mix, player_style, with_alpha
+from render.panel import Cell, Column, Panel, Row, draw_panel, panel_height
+from render.png import png_bytes
+from render.shapes import Box, Point, draw_crown, shape_points
+from render.sprites import paste_centred, scaled, supersampled
+from render.text import display_name, draw_text
 
-# --------------------------------------------------------------------------- words
-
-WORDS: Mapping[str, Mapping[str, str]] = {
-    "en": {
-        "to_play": "to play",
-        "supply": "Supply",
-        "water": "Water",
-        "oases": "Oases",
-        "areas": "Areas",
-        "caravans": "Caravans",
-        "total": "Total",
-        "game_over": "Game over",
-        "winner": "Winner",
-        "winners": "Winners",
-        "setup": "Setup: put back one leader colour",
-        "riders": "Riders · round {round}/{rounds}",
-        "camels": "Camels · turn {turn}",
-        "after": "after {turn} camel turns",
-        "left": "{n} to place",
-        "out": "OUT OF PLAY",
-        "pts": "pts",
-        "seat": "Player",
-        "won": "{label}: {names}",
-    },
-    "fr": {
-        "to_play": "à jouer",
-        "supply": "Réserve",
-        "water": "Eau",
-        "oases": "Oasis",
-        "areas": "Zones",
-        "caravans": "Caravanes",
-        "total": "Total",
-        "game_over": "Partie terminée",
-        "winner": "Vainqueur",
-        "winners": "Vainqueurs",
-        "setup": "Mise en place : défausse d'une couleur",
-        "riders": "Cavaliers · manche {round}/{rounds}",
-        "camels": "Chameaux · tour {turn}",
-        "after": "après {turn} tours de chameaux",
-        "left": "{n} à poser",
-        "out": "HORS JEU",
-        "pts": "pts",
-        "seat": "Joueur",
-        "won": "{label} : {names}",
-    },
-}
-
-
-def word(lang: str, key: str, **params: object) -> str:
-    table = WORDS.get(lang, WORDS["en"])
-    return table.get(key, WORDS["en"][key]).format(**params)
-
+TerrainKey = tuple[tuple[Coord, Terrain], ...]
 
 # --------------------------------------------------------------------------- look
 
@@ -113,7 +51,6 @@ _BOARD_W, _BOARD_H = GRID.size(len(COLUMNS), ROWS)
 WIDTH = round(_BOARD_W) + 2 * MARGIN_X
 BOARD_BOTTOM = round(MARGIN_TOP + _BOARD_H + 40)  # below the bottom letters
 
-BACKGROUND: RGB = (46, 38, 31)
 SAND: RGB = (236, 218, 170)
 SAND_EDGE: RGB = (196, 168, 118)
 PALM_SAND: RGB = (222, 220, 160)
@@ -127,15 +64,7 @@ WATER_RING: RGB = (110, 160, 205)
 WATER_FILL: RGB = (26, 104, 180)
 BORDER_LINE: RGB = (120, 36, 24)
 LABEL: RGB = (160, 132, 90)
-PANEL: RGB = (62, 52, 43)
-PANEL_EDGE: RGB = (92, 78, 64)
-SUPPLY_ROW: RGB = (54, 45, 37)
 ABSENT: RGB = (140, 124, 104)
-PANEL_ROW: RGB = (74, 63, 52)
-PANEL_HILITE: RGB = (104, 88, 60)
-MUTED: RGB = (190, 176, 150)
-WARN: RGB = (255, 140, 90)
-GOLD: RGB = (255, 204, 40)
 LOW_SUPPLY = 4  # supplies at or below this are shown in warning colour
 
 # Camel colours (not player colours); each piece also shows its letter.
@@ -147,11 +76,12 @@ CAMEL_RGB: Mapping[str, RGB] = {
     "green": (96, 190, 86),
 }
 
+
 # --------------------------------------------------------------------------- public API
 
 
 def render_desert(view: DesertView, names: Sequence[str], lang: str = "en") -> bytes:
-    """PNG bytes of the board and score table as ``view`` shows them.
+    """PNG bytes of the board and score panel as ``view`` shows them.
 
     ``names[i]`` is seat i's display name; names that are missing or that
     the font cannot show at all fall back to "Player N". Pure and CPU-only:
@@ -162,7 +92,9 @@ def render_desert(view: DesertView, names: Sequence[str], lang: str = "en") -> b
 
 def render_desert_image(view: DesertView, names: Sequence[str], lang: str = "en") -> Image.Image:
     """The same picture as a Pillow RGB image (for tests and tools)."""
-    image = _canvas(view, lang).copy()
+    panel = score_panel(view, names, lang)
+    terrain: TerrainKey = tuple(sorted(view.terrain.items()))
+    image = _canvas(terrain, view.active, lang, panel_height(panel)).copy()
     draw = ImageDraw.Draw(image, "RGBA")
     _draw_oases(image, view)
     _draw_areas(image, draw, view)
@@ -170,29 +102,31 @@ def render_desert_image(view: DesertView, names: Sequence[str], lang: str = "en"
     _draw_caravan_links(draw, view)
     _draw_pieces(image, view)
     _draw_last_turn(draw, view)
-    _draw_panel(image, draw, view, display_names(view, names, lang), lang)
+    draw_panel(image, panel, lang, top=BOARD_BOTTOM)
     return image
+
+
+def display_names(view: DesertView, names: Sequence[str], lang: str) -> list[str]:
+    """A printable name per seat; "Player N" stands in for missing or unprintable ones."""
+    return [
+        display_name(names[seat] if seat < len(names) else "", seat, lang)
+        for seat in range(view.players)
+    ]
 
 
 # --------------------------------------------------------------------------- static layers
 
 # The board (terrain, grid, coordinates, out-of-play hatching) per board setup,
-# and the canvas (board + score-table frame) per player count and columns.
-# About 3 MB and 4.5 MB each; a process rarely needs more than a few.
-_BOARDS = LayerCache(maxsize=4)
-_CANVASES = LayerCache(maxsize=8)
+# and the canvas (board + room for the panel) per panel height. About 3 MB
+# and 4.5 MB each; a process rarely needs more than a few. Shared: callers
+# copy them before drawing.
 
 
-def _canvas(view: DesertView, lang: str) -> Image.Image:
-    board_key = (tuple(sorted(view.terrain.items())), view.active, lang)
-    columns = tuple(_score_columns(view))
-    key = (board_key, view.players, columns)
-
-    def build() -> Image.Image:
-        board = _BOARDS.get(board_key, lambda: _build_board(view.terrain, view.active, lang))
-        return _build_canvas(board, view.players, columns, lang)
-
-    return _CANVASES.get(key, build)
+@lru_cache(maxsize=8)
+def _canvas(terrain: TerrainKey, active: frozenset[Coord], lang: str, height: int) -> Image.Image:
+    canvas = Image.new("RGB", (WIDTH, BOARD_BOTTOM + height), BACKDROP)
+    canvas.paste(_board_layer(terrain, active, lang), (0, 0))
+    return canvas
 
 
 def _in_small(coord: Coord) -> bool:
@@ -214,15 +148,15 @@ def _small_section_unused(terrain: Mapping[Coord, Terrain], active: frozenset[Co
     return not any(_in_small(c) for c in active)
 
 
-def _build_board(
-    terrain: Mapping[Coord, Terrain], active: frozenset[Coord], lang: str
-) -> Image.Image:
+@lru_cache(maxsize=4)
+def _board_layer(terrain_items: TerrainKey, active: frozenset[Coord], lang: str) -> Image.Image:
     """Terrain, grid, section border and coordinates, drawn once per board setup."""
+    terrain = dict(terrain_items)
     size = (WIDTH, BOARD_BOTTOM)
     scale = 3
 
     def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
-        draw.rectangle((0, 0, size[0] * k, size[1] * k), fill=BACKGROUND)
+        draw.rectangle((0, 0, size[0] * k, size[1] * k), fill=BACKDROP)
         for coord, kind in terrain.items():
             _paint_hex(draw, coord, kind, _is_out(coord, terrain, active), k)
         _paint_section_border(draw, terrain, k)
@@ -232,16 +166,12 @@ def _build_board(
         _hatch_out_of_play(layer, terrain, active, lang)
     draw = ImageDraw.Draw(layer)
     _draw_square_labels(draw, active)
-    _draw_coordinates(draw)
+    draw_grid_labels(draw, GRID, len(COLUMNS), ROWS, columns=COLUMNS, size=22)
     return layer
 
 
-def _scaled(points: Sequence[Point], k: float) -> list[Point]:
-    return [(x * k, y * k) for x, y in points]
-
-
 def _paint_hex(draw: ImageDraw.ImageDraw, coord: Coord, kind: Terrain, out: bool, k: float) -> None:
-    corners = _scaled(GRID.corners(*coord), k)
+    corners = scaled(GRID.corners(*coord), k)
     centre = (GRID.centre(*coord)[0] * k, GRID.centre(*coord)[1] * k)
     r = RADIUS * k
     if kind == "mountain":
@@ -327,7 +257,7 @@ def _paint_section_border(
             other = hex_neighbour(*coord, d)
             if other in terrain and not _in_small(other):
                 a, b = GRID.edge(*coord, d)
-                draw.line(_scaled([a, b], k), fill=BORDER_LINE, width=width)
+                draw.line(scaled([a, b], k), fill=BORDER_LINE, width=width)
                 for x, y in (a, b):  # round joints so the zigzag has no notches
                     rr = width / 2
                     draw.ellipse((x * k - rr, y * k - rr, x * k + rr, y * k + rr), fill=BORDER_LINE)
@@ -349,7 +279,7 @@ def _hatch_out_of_play(
         ldraw.line([(x, layer.height), (x + layer.height, 0)], fill=255, width=3)
     mask = Image.composite(mask, Image.new("L", layer.size, 0), lines)
     layer.paste(hatch, (0, 0), mask)
-    _draw_out_label(layer, out, word(lang, "out"))
+    _draw_out_label(layer, out, catalogue.text(lang, "desert.board.out"))
 
 
 def _draw_out_label(layer: Image.Image, out: Sequence[Coord], text: str) -> None:
@@ -380,23 +310,6 @@ def _draw_square_labels(draw: ImageDraw.ImageDraw, active: frozenset[Coord]) -> 
         draw_text(draw, (cx, cy + RADIUS * 0.66), coord_name(coord), 11, LABEL, anchor="mm")
 
 
-def _draw_coordinates(draw: ImageDraw.ImageDraw) -> None:
-    """Column letters above row 1 and below row 14, row numbers at both ends.
-
-    Rows zigzag, so each label sits next to the end square of its own row.
-    """
-    for col, letter in enumerate(COLUMNS, start=1):
-        x1, y1 = GRID.centre(col, 1)
-        draw_text(draw, (x1, y1 - RADIUS - 6), letter, 22, PAPER, anchor="ms", bold=True)
-        xb, yb = GRID.centre(col, ROWS)
-        draw_text(draw, (xb, yb + RADIUS + 6), letter, 22, PAPER, anchor="ma", bold=True)
-    for row in range(1, ROWS + 1):
-        xl, y = GRID.centre(1, row)
-        draw_text(draw, (xl - GRID.width / 2 - 6, y), str(row), 20, PAPER, anchor="rm", bold=True)
-        xr, _ = GRID.centre(len(COLUMNS), row)
-        draw_text(draw, (xr + GRID.width / 2 + 6, y), str(row), 20, PAPER, anchor="lm", bold=True)
-
-
 # --------------------------------------------------------------------------- sprites
 
 _SPRITE = 4  # supersampling factor for sprites
@@ -413,7 +326,7 @@ def _area_tile(seat: Seat) -> Image.Image:
     centre = (w / 2, h / 2)
 
     def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
-        draw.polygon(_scaled(hex_corners(centre, RADIUS * 0.95), k), fill=with_alpha(colour, 70))
+        draw.polygon(scaled(hex_corners(centre, RADIUS * 0.95), k), fill=with_alpha(colour, 70))
 
     tile = supersampled((w, h), paint, _SPRITE)
     lines = Image.new("RGBA", (w, h), (0, 0, 0, 0))
@@ -485,7 +398,7 @@ def _piece_sprite(seat: Seat, colour: str, leader: bool) -> Image.Image:
         draw.polygon(shape_points(style.shape, c, r * 0.69), fill=fill)
         if leader:  # the rider: a crown on top of the piece
             lift = 1.3 if style.shape == "triangle" else 1.02
-            _paint_crown(draw, (c[0], c[1] - r * lift), r * 0.5)
+            draw_crown(draw, (c[0], c[1] - r * lift), r * 0.5)
 
     sprite = supersampled((d, d), paint, _SPRITE)
     letter = COLOUR_CODES.get(colour, "?")
@@ -502,40 +415,19 @@ def _piece_sprite(seat: Seat, colour: str, leader: bool) -> Image.Image:
     return sprite
 
 
-def _paint_crown(draw: ImageDraw.ImageDraw, centre: Point, size: float) -> None:
-    cx, cy = centre
-    w, h = size, size * 0.7
-    points = [
-        (cx - w, cy + h / 2),
-        (cx - w, cy - h / 2),
-        (cx - w / 2, cy),
-        (cx, cy - h * 0.75),
-        (cx + w / 2, cy),
-        (cx + w, cy - h / 2),
-        (cx + w, cy + h / 2),
-    ]
-    draw.polygon(points, fill=GOLD, outline=INK, width=max(1, round(size / 7)))
-
-
 # --------------------------------------------------------------------------- dynamic layers
 
 
 def _draw_oases(image: Image.Image, view: DesertView) -> None:
     sprite = _oasis_sprite()
     for coord in view.oases:
-        _paste(image, sprite, GRID.centre(*coord))
-
-
-def _paste(image: Image.Image, sprite: Image.Image, centre: Point) -> None:
-    image.paste(
-        sprite, (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)), sprite
-    )
+        paste_centred(image, sprite, GRID.centre(*coord))
 
 
 def _draw_areas(image: Image.Image, draw: ImageDraw.ImageDraw, view: DesertView) -> None:
     """Enclosed squares: hatched in the owner's colour, outlined along their edge."""
     for coord, seat in view.areas.items():
-        _paste(image, _area_tile(seat), GRID.centre(*coord))
+        paste_centred(image, _area_tile(seat), GRID.centre(*coord))
     for coord, seat in view.areas.items():
         line = player_style(seat).dark
         for d in range(6):
@@ -549,7 +441,7 @@ def _draw_areas(image: Image.Image, draw: ImageDraw.ImageDraw, view: DesertView)
 
 def _draw_water(image: Image.Image, view: DesertView) -> None:
     for coord, value in view.water.items():
-        _paste(image, _water_sprite(value), GRID.centre(*coord))
+        paste_centred(image, _water_sprite(value), GRID.centre(*coord))
 
 
 def _draw_caravan_links(draw: ImageDraw.ImageDraw, view: DesertView) -> None:
@@ -567,7 +459,9 @@ def _draw_caravan_links(draw: ImageDraw.ImageDraw, view: DesertView) -> None:
 
 def _draw_pieces(image: Image.Image, view: DesertView) -> None:
     for coord, piece in view.pieces.items():
-        _paste(image, _piece_sprite(piece.seat, piece.colour, piece.leader), GRID.centre(*coord))
+        paste_centred(
+            image, _piece_sprite(piece.seat, piece.colour, piece.leader), GRID.centre(*coord)
+        )
 
 
 def _last_turn_squares(view: DesertView) -> tuple[set[Coord], set[Coord]]:
@@ -594,28 +488,65 @@ def _draw_last_turn(draw: ImageDraw.ImageDraw, view: DesertView) -> None:
         draw.polygon(GRID.corners(*coord, scale=0.98 - 3 / RADIUS), outline=PAPER, width=3)
 
 
-# --------------------------------------------------------------------------- score table
+# --------------------------------------------------------------------------- score panel
 
-PANEL_PAD = 14
-STATUS_H = 46
-HEADER_H = 40
-SUPPLY_H = 38
-ROW_H = 46
-TABLE_LEFT = MARGIN_X - 6
-TABLE_RIGHT = WIDTH - MARGIN_X + 6
-NAME_X = TABLE_LEFT + 12
-COLOUR_X0 = NAME_X + 400  # centre of the first caravan column
-COLOUR_STEP = 62
-SCORE_X0 = COLOUR_X0 + COLOUR_STEP * (len(COLOURS) - 1) + 50
-NAME_SIZE = 24
+CARAVAN_W = 62  # one caravan column: a pill
 
 
-def _panel_height(players: int) -> int:
-    return 2 * PANEL_PAD + STATUS_H + HEADER_H + SUPPLY_H + ROW_H * players + 8
+def score_panel(view: DesertView, names: Sequence[str], lang: str) -> Panel:
+    """The shared panel filled in for this view: phase and who plays (or the
+    winners), the supply per colour, each player's caravans and scores."""
+    keys = _score_columns(view)
+    caravans = tuple(Column(partial(_paint_disc, colour), width=CARAVAN_W) for colour in COLOURS)
+    scores = tuple(
+        Column(_score_title(key, lang), space_before=19 if i == 0 else 0)
+        for i, key in enumerate(keys)
+    )
+    stock = (view.supply.get(colour, 0) for colour in COLOURS)
+    supply = Row(
+        tuple(Cell(str(n), warning=n <= LOW_SUPPLY) for n in stock) + ("",) * len(keys),
+        name=catalogue.text(lang, "desert.board.supply"),
+    )
+    longest = _longest(view)
+    players = tuple(
+        Row(
+            tuple(_caravan_cell(info, c, info.seat in longest[c]) for c in COLOURS)
+            + tuple(Cell(_score_cell(view, info, k, lang), strong=k == "total") for k in keys),
+            seat=info.seat,
+            name=names[info.seat] if info.seat < len(names) else "",
+        )
+        for info in view.info
+    )
+    over = view.outcome is not None or view.phase == "over"
+    note = ""
+    if view.phase == "camels" and view.allowance_left and not over:
+        note = catalogue.text(lang, "desert.board.left", {"count": view.allowance_left})
+    return Panel(
+        status=_status(view, lang),
+        columns=caravans + scores,
+        rows=(supply, *players),
+        acting=() if over else view.to_act,
+        winners=view.outcome.winners if view.outcome is not None else (),
+        note=note,
+    )
 
 
-def _row_top(seat: Seat) -> float:
-    return BOARD_BOTTOM + PANEL_PAD + STATUS_H + HEADER_H + SUPPLY_H + ROW_H * seat
+def _status(view: DesertView, lang: str) -> str:
+    """The phase line: setup, riders round, camel turn, or game over."""
+    over = catalogue.text(lang, "common.game_over")
+    if view.outcome is not None:
+        after = catalogue.text(lang, "desert.board.after", {"count": view.turn})
+        return f"{over} · {after}"
+    if view.phase == "over":  # over, but no outcome given: nothing more to say
+        return over
+    if view.phase == "discard":
+        return catalogue.text(lang, "desert.board.setup")
+    if view.phase == "riders":
+        rounds = 4 if view.players == 5 else 5
+        return catalogue.text(
+            lang, "desert.board.riders", {"round": view.rider_round, "rounds": rounds}
+        )
+    return catalogue.text(lang, "desert.board.camels", {"turn": view.turn + 1})
 
 
 def _score_columns(view: DesertView) -> list[str]:
@@ -625,170 +556,19 @@ def _score_columns(view: DesertView) -> list[str]:
     return ["water", "oases", "areas", "total"]
 
 
-def _column_x(columns: Sequence[str]) -> list[float]:
-    """Centres of the score columns, spread over the room right of the caravans."""
-    step = (TABLE_RIGHT - 10 - SCORE_X0) / len(columns)
-    return [SCORE_X0 + step * (i + 0.5) for i in range(len(columns))]
+def _score_title(key: str, lang: str) -> str:
+    if key == "total":
+        return catalogue.text(lang, "common.total")
+    return catalogue.text(lang, f"desert.board.{key}", default=key.title())
 
 
-def display_names(view: DesertView, names: Sequence[str], lang: str) -> list[str]:
-    """A printable name per seat; "Seat N" stands in for missing or unprintable ones."""
-    out: list[str] = []
-    for seat in range(view.players):
-        name = names[seat] if seat < len(names) else ""
-        out.append(clean_label(name) or f"{word(lang, 'seat')} {seat + 1}")
-    return out
-
-
-def _build_canvas(
-    board: Image.Image, players: int, columns: Sequence[str], lang: str
-) -> Image.Image:
-    """Board plus the parts of the score table that do not change during a game."""
-    canvas = Image.new("RGB", (WIDTH, BOARD_BOTTOM + _panel_height(players)), BACKGROUND)
-    canvas.paste(board, (0, 0))
-    draw = ImageDraw.Draw(canvas)
-    top = BOARD_BOTTOM
-    draw_panel(
-        draw,
-        (TABLE_LEFT - 14, top, TABLE_RIGHT + 14, top + _panel_height(players) - 12),
-        PANEL,
-        outline=PANEL_EDGE,
+def _paint_disc(colour: str, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box) -> None:
+    """Column title: a disc of the camel colour with its letter."""
+    cx, mid = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    draw.ellipse(
+        (cx - 15, mid - 15, cx + 15, mid + 15), fill=CAMEL_RGB[colour], outline=INK, width=2
     )
-    header_y = top + PANEL_PAD + STATUS_H
-    _draw_header(draw, columns, _column_x(columns), lang, header_y)
-    supply_y = header_y + HEADER_H
-    draw.rounded_rectangle(
-        (TABLE_LEFT, supply_y + 2, TABLE_RIGHT, supply_y + SUPPLY_H - 4), radius=8, fill=SUPPLY_ROW
-    )
-    draw_text(
-        draw,
-        (COLOUR_X0 - 40, supply_y + SUPPLY_H / 2 - 1),
-        word(lang, "supply"),
-        20,
-        MUTED,
-        anchor="rm",
-        bold=True,
-    )
-    for seat in range(players):
-        _draw_row_frame(draw, seat, highlight=False)
-    return canvas
-
-
-def _draw_header(
-    draw: ImageDraw.ImageDraw, columns: Sequence[str], xs: Sequence[float], lang: str, y: float
-) -> None:
-    """Camel-colour discs (lettered) over the caravan columns, titles over the scores."""
-    mid = y + HEADER_H / 2
-    for i, colour in enumerate(COLOURS):
-        cx = COLOUR_X0 + COLOUR_STEP * i
-        draw.ellipse(
-            (cx - 15, mid - 15, cx + 15, mid + 15), fill=CAMEL_RGB[colour], outline=INK, width=2
-        )
-        draw_text(draw, (cx, mid), COLOUR_CODES[colour], 18, INK, anchor="mm", bold=True)
-    for key, x in zip(columns, xs, strict=True):
-        title = word(lang, key) if key in WORDS["en"] else key.title()
-        draw_text(draw, (x, mid), title, 20, MUTED, anchor="mm", bold=True)
-
-
-def _draw_row_frame(draw: ImageDraw.ImageDraw, seat: Seat, *, highlight: bool) -> None:
-    """Row background with the seat's colour strip, shape and number."""
-    y = _row_top(seat)
-    box = (TABLE_LEFT, y + 3, TABLE_RIGHT, y + ROW_H - 3)
-    draw.rounded_rectangle(
-        box,
-        radius=8,
-        fill=PANEL_HILITE if highlight else PANEL_ROW,
-        outline=GOLD if highlight else None,
-        width=2,
-    )
-    style = player_style(seat)
-    mid = y + ROW_H / 2
-    draw.rectangle((box[0], box[1] + 6, box[0] + 5, box[3] - 6), fill=style.colour)
-    draw_player_marker(draw, seat, (NAME_X + 22, mid), 13)
-    draw_text(draw, (NAME_X + 44, mid), style.letter, 22, MUTED, anchor="lm", bold=True)
-
-
-def _draw_panel(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: DesertView, names: Sequence[str], lang: str
-) -> None:
-    _draw_status(draw, view, names, lang)
-    _draw_supply(draw, view)
-    columns = _score_columns(view)
-    xs = _column_x(columns)
-    longest = _longest(view)
-    for seat in range(view.players):
-        _draw_player_row(image, draw, view, seat, names[seat], longest)
-        _draw_scores(draw, view, seat, columns, xs, lang)
-
-
-def _status_text(view: DesertView, names: Sequence[str], lang: str) -> tuple[str, str]:
-    """(phase line, who acts or who won)."""
-    if view.outcome is not None:
-        winners = view.outcome.winners
-        label = word(lang, "winners" if len(winners) > 1 else "winner")
-        who = ", ".join(names[s] for s in winners)
-        phase = f"{word(lang, 'game_over')} · {word(lang, 'after', turn=view.turn)}"
-        return phase, word(lang, "won", label=label, names=who)
-    if view.phase == "over":  # over, but no outcome given: nothing more to say
-        return word(lang, "game_over"), ""
-    if view.phase == "discard":
-        phase = word(lang, "setup")
-    elif view.phase == "riders":
-        rounds = 4 if view.players == 5 else 5
-        phase = word(lang, "riders", round=view.rider_round, rounds=rounds)
-    else:
-        phase = word(lang, "camels", turn=view.turn + 1)
-    who = ", ".join(names[s] for s in view.to_act)
-    if not who:
-        return phase, ""
-    text = f"{who} {word(lang, 'to_play')}"
-    if view.phase == "camels" and view.allowance_left:
-        text += f" · {word(lang, 'left', n=view.allowance_left)}"
-    return phase, text
-
-
-def _draw_status(
-    draw: ImageDraw.ImageDraw, view: DesertView, names: Sequence[str], lang: str
-) -> None:
-    phase, who = _status_text(view, names, lang)
-    mid = BOARD_BOTTOM + PANEL_PAD + STATUS_H / 2 - 4
-    phase_w = draw_text(draw, (NAME_X, mid), phase, 26, PAPER, anchor="lm", bold=True)
-    if not who:
-        return
-    right = TABLE_RIGHT - 6
-    text = fit_text(who, 26, right - NAME_X - phase_w - 80)
-    over = view.outcome is not None
-    width = draw_text(draw, (right, mid), text, 26, GOLD if over else PAPER, anchor="rm", bold=True)
-    if over:
-        _paint_crown(draw, (right - width - 24, mid), 13)
-    else:
-        _draw_arrow(draw, (right - width - 22, mid), 11)
-
-
-def _draw_arrow(draw: ImageDraw.ImageDraw, centre: Point, size: float) -> None:
-    cx, cy = centre
-    draw.polygon(
-        [(cx - size * 0.7, cy - size), (cx + size, cy), (cx - size * 0.7, cy + size)],
-        fill=GOLD,
-        outline=INK,
-    )
-
-
-def _draw_supply(draw: ImageDraw.ImageDraw, view: DesertView) -> None:
-    """Camels left per colour; low stocks stand out, since an empty one ends the game."""
-    mid = BOARD_BOTTOM + PANEL_PAD + STATUS_H + HEADER_H + SUPPLY_H / 2 - 1
-    for i, colour in enumerate(COLOURS):
-        n = view.supply.get(colour, 0)
-        low = n <= LOW_SUPPLY
-        draw_text(
-            draw,
-            (COLOUR_X0 + COLOUR_STEP * i, mid),
-            str(n),
-            22,
-            WARN if low else PAPER,
-            anchor="mm",
-            bold=low,
-        )
+    draw_text(draw, (cx, mid), COLOUR_CODES[colour], 18, INK, anchor="mm", bold=True)
 
 
 def _longest(view: DesertView) -> dict[str, set[Seat]]:
@@ -801,49 +581,22 @@ def _longest(view: DesertView) -> dict[str, set[Seat]]:
     return best
 
 
-def _draw_player_row(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    view: DesertView,
-    seat: Seat,
-    name: str,
-    longest: Mapping[str, set[Seat]],
-) -> None:
-    """Name (with an arrow when to play, a crown when a winner) and caravan pills."""
-    acting = seat in view.to_act
-    winner = view.outcome is not None and seat in view.outcome.winners
-    if acting or winner:
-        _draw_row_frame(draw, seat, highlight=True)
-    mid = _row_top(seat) + ROW_H / 2
-    name_x = NAME_X + 66
-    room = COLOUR_X0 - 40 - name_x - (34 if acting or winner else 0)
-    width = draw_text(
-        draw,
-        (name_x, mid),
-        fit_text(name, NAME_SIZE, room),
-        NAME_SIZE,
-        PAPER,
-        anchor="lm",
-        bold=acting or winner,
-    )
-    if acting:
-        _draw_arrow(draw, (name_x + width + 20, mid), 10)
-    elif winner:
-        _paint_crown(draw, (name_x + width + 22, mid), 12)
-    info = view.info[seat]
-    for i, colour in enumerate(COLOURS):
-        pill = _pill(colour, *_caravan_cell(info, colour, seat in longest[colour]))
-        _paste(image, pill, (COLOUR_X0 + COLOUR_STEP * i, mid))
-
-
-def _caravan_cell(info: PlayerInfo, colour: str, longest: bool) -> tuple[str, str]:
-    """(text, kind) of one caravan cell: absent, leader still to place, or its length."""
+def _caravan_cell(info: PlayerInfo, colour: str, longest: bool) -> Cell:
+    """A pill: absent (colour put back), leader still to place, or the caravan's length."""
     if colour == info.discarded or colour not in info.colours:
-        return "", "absent"
-    length = info.caravan_lengths.get(colour, 0)
-    if colour in info.leaders_left or length == 0:
-        return "-", "unplaced"
-    return str(length), "longest" if longest else "normal"
+        text, kind = "", "absent"
+    elif colour in info.leaders_left or info.caravan_lengths.get(colour, 0) == 0:
+        text, kind = "-", "unplaced"
+    else:
+        text = str(info.caravan_lengths[colour])
+        kind = "longest" if longest else "normal"
+    return Cell(paint=partial(_paste_pill, colour, text, kind))
+
+
+def _paste_pill(
+    colour: str, text: str, kind: str, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box
+) -> None:
+    paste_centred(image, _pill(colour, text, kind), ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
 
 
 @lru_cache(maxsize=512)
@@ -884,23 +637,6 @@ def _pill(colour: str, text: str, kind: str) -> Image.Image:
     return pill
 
 
-def _draw_scores(
-    draw: ImageDraw.ImageDraw,
-    view: DesertView,
-    seat: Seat,
-    columns: Sequence[str],
-    xs: Sequence[float],
-    lang: str,
-) -> None:
-    mid = _row_top(seat) + ROW_H / 2
-    winner = view.outcome is not None and seat in view.outcome.winners
-    for key, x in zip(columns, xs, strict=True):
-        text = _score_cell(view, view.info[seat], key, lang)
-        strong = key == "total"
-        colour = GOLD if strong and winner else PAPER
-        draw_text(draw, (x, mid), text, 24 if strong else 22, colour, anchor="mm", bold=strong)
-
-
 def _score_cell(view: DesertView, info: PlayerInfo, key: str, lang: str) -> str:
     """One score of one player: final breakdown when over, public running scores before.
 
@@ -915,7 +651,8 @@ def _score_cell(view: DesertView, info: PlayerInfo, key: str, lang: str) -> str:
     if key == "water":
         if info.water_points is None:
             return str(info.water_count)
-        return f"{info.water_count} ({info.water_points} {word(lang, 'pts')})"
+        points = catalogue.text(lang, "common.pts", {"count": info.water_points})
+        return f"{info.water_count} ({points})"
     if key == "oases":
         return str(info.oasis_points)
     if key == "areas":

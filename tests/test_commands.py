@@ -1,4 +1,4 @@
-"""The slash-command tree: every name, description and choice has French."""
+"""The slash-command tree: built from the registry, every name and description in French."""
 
 from __future__ import annotations
 
@@ -8,19 +8,15 @@ from typing import Any
 
 import pytest
 
-from bot.app import EXTENSIONS, Caravanserai
+from bot.app import Caravanserai
 from bot.config import Config
-from bot.translator import CommandTranslator
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 
 
-@pytest.fixture
-async def payloads() -> list[dict[str, Any]]:
-    bot = Caravanserai(Config(token="unused"))
-    await bot.tree.set_translator(CommandTranslator())
-    for name in EXTENSIONS:
-        await bot.load_extension(name)
+async def command_payloads(extra: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    bot = Caravanserai(Config(token="unused", extra_games=extra))
+    await bot.load_commands()
     translator = bot.tree.translator
     assert translator is not None
     result = [
@@ -31,15 +27,36 @@ async def payloads() -> list[dict[str, Any]]:
     return result
 
 
+@pytest.fixture
+async def payloads() -> list[dict[str, Any]]:
+    return await command_payloads(("tests.nim",))
+
+
 def walk(payload: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield payload
     for option in payload.get("options", []):
         yield from walk(option)
 
 
+async def test_the_registry_decides_the_games_offered() -> None:
+    """Only registered games: their command groups and their /game new choices."""
+    built = await command_payloads()
+    assert {p["name"] for p in built} == {"game", "desert", "leaderboard"}
+    assert game_choices(built) == ["desert"]
+    with_test_game = await command_payloads(("tests.nim",))
+    assert {p["name"] for p in with_test_game} == {"game", "desert", "nim", "leaderboard"}
+    assert game_choices(with_test_game) == ["desert", "nim"]
+    nim = next(p for p in with_test_game if p["name"] == "nim")
+    assert [o["name"] for o in nim["options"]] == ["move"]  # the shared move cog, nothing else
+
+
+def game_choices(payloads: list[dict[str, Any]]) -> list[str]:
+    game = next(p for p in payloads if p["name"] == "game")
+    new = next(o for o in game["options"] if o["name"] == "new")
+    return [c["value"] for c in next(o for o in new["options"] if o["name"] == "game")["choices"]]
+
+
 async def test_the_expected_commands_exist(payloads: list[dict[str, Any]]) -> None:
-    names = {p["name"] for p in payloads}
-    assert names == {"game", "desert", "leaderboard"}
     game = next(p for p in payloads if p["name"] == "game")
     subcommands = {o["name"] for o in game["options"]}
     assert subcommands == {

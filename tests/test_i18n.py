@@ -1,26 +1,50 @@
-"""Every message exists in English and French with the same placeholders."""
+"""One translation system: every catalogue complete in English and French.
+
+Sources are the engines' shared words (games/locales), the bot's replies
+(bot/locales) and each registered game's package (the test-only game
+included), all in the same format.
+"""
 
 from __future__ import annotations
 
 import re
-import string
 from pathlib import Path
 
 import pytest
 
 from bot import i18n
-from games.desert.messages import MESSAGES as DESERT_MESSAGES
+from games import catalogue
+from games.core import Term
+from tests.contract import all_specs
 
 ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ["games", "bot", *(spec.package for spec in all_specs().values())]
 
 
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+@pytest.mark.parametrize("source", SOURCES)
+def test_each_catalogue_has_the_same_keys_and_placeholders_in_both_languages(
+    source: str,
+) -> None:
+    english = catalogue.load_source(source, "en")
+    french = catalogue.load_source(source, "fr")
+    assert english and set(english) == set(french)
+    for key, template in english.items():
+        assert catalogue.placeholders(template) == catalogue.placeholders(french[key]), key
+        # A plural is a plural in both languages.
+        assert isinstance(template, str) == isinstance(french[key], str), key
+
+
+@pytest.mark.parametrize("source", SOURCES[2:])
+def test_a_game_owns_only_keys_under_its_own_name(source: str) -> None:
+    spec = next(s for s in all_specs().values() if s.package == source)
+    assert all(k.startswith(f"{spec.key}.") for k in catalogue.load_source(source, "en"))
 
 
 def keys_used_in_code() -> set[str]:
-    """Literal catalogue keys passed to t(...) or UserError(...) in bot/ and cogs/."""
-    pattern = re.compile(r"""(?:\bt\([^,()]+,\s*|UserError\()"([a-z_]+(?:\.[a-z_]+)+)\"""")
+    """Literal catalogue keys passed to t(...), UserError(...), cmd(...) in bot/ and cogs/."""
+    pattern = re.compile(
+        r"""(?:\bt\([^,()]+,\s*|UserError\(|cmd\([^,()]+,\s*)"([a-z_]+(?:\.[a-z_]+)+)\""""
+    )
     keys: set[str] = set()
     for folder in ("bot", "cogs"):
         for path in (ROOT / folder).rglob("*.py"):
@@ -28,29 +52,23 @@ def keys_used_in_code() -> set[str]:
     return keys
 
 
-def test_english_and_french_have_the_same_keys() -> None:
-    assert set(i18n.catalogue("en")) == set(i18n.catalogue("fr"))
-
-
-def test_placeholders_match_between_languages() -> None:
-    fr = i18n.catalogue("fr")
-    for key, english in i18n.catalogue("en").items():
-        assert placeholders(english) == placeholders(fr[key]), key
-
-
-def test_every_key_used_in_code_exists() -> None:
+def test_every_key_used_by_the_platform_exists() -> None:
+    all_specs()  # the games' catalogues too (cogs name their commands' keys)
     used = keys_used_in_code()
-    assert len(used) > 40  # the scan really finds the keys
-    missing = sorted(key for key in used if not i18n.has(key))
-    assert not missing
+    assert len(used) > 60  # the scan really finds the keys
+    for lang in catalogue.LANGUAGES:
+        missing = sorted(key for key in used if not catalogue.has(key, lang))
+        assert not missing, lang
 
 
-@pytest.mark.parametrize("key", sorted(DESERT_MESSAGES))
-def test_every_engine_error_is_translated(key: str) -> None:
-    french = i18n.catalogue("fr").get(key)
-    assert french, f"no French for engine message {key}"
-    assert placeholders(french) == placeholders(DESERT_MESSAGES[key])
-    assert i18n.catalogue("en")[key] == DESERT_MESSAGES[key]
+def test_plurals_follow_each_language() -> None:
+    all_specs()
+    assert i18n.t("en", "desert.log.area", count=1) == "encloses 1 space"
+    assert i18n.t("en", "desert.log.area", count=2) == "encloses 2 spaces"
+    assert i18n.t("fr", "desert.log.area", count=1) == "encercle 1 case"
+    assert i18n.t("fr", "desert.log.area", count=2) == "encercle 2 cases"
+    assert i18n.t("en", "common.points", count=0) == "0 points"
+    assert i18n.t("fr", "common.points", count=0) == "0 point"
 
 
 def test_language_from_discord_locales() -> None:
@@ -60,9 +78,13 @@ def test_language_from_discord_locales() -> None:
     assert i18n.language("ja") == "en"
 
 
-def test_colours_are_translated_as_params() -> None:
-    assert i18n.t("fr", "desert.log.camel", colour="white", space="F7") == "blanc F7"
-    assert i18n.t("en-GB", "desert.log.camel", colour="white", space="F7") == "white F7"
+def test_terms_and_lists_are_translated_as_params() -> None:
+    all_specs()
+    white = Term("desert.colour.white")
+    assert i18n.t("fr", "desert.log.camel", colour=white, space="F7") == "blanc F7"
+    assert i18n.t("en-GB", "desert.log.camel", colour=white, space="F7") == "white F7"
+    both = (white, Term("desert.colour.green"))
+    assert i18n.t("fr", "desert.hand.leaders_left", colours=both).endswith("blanc, vert")
 
 
 def test_unknown_placeholder_does_not_crash() -> None:
@@ -70,15 +92,8 @@ def test_unknown_placeholder_does_not_crash() -> None:
 
 
 def test_wrapped_engine_errors_translate_the_inner_reason() -> None:
-    text = i18n.t(
-        "fr",
-        "desert.part_failed",
-        index=2,
-        part="white G8",
-        reason="R9: …",
-        reason_key="desert.r9",
-        space="G8",
-        colour="white",
-    )
+    all_specs()
+    reason = Term("desert.r9", {"space": "G8", "colour": Term("desert.colour.white")})
+    text = i18n.t("fr", "desert.part_failed", index=2, part="white G8", reason=reason)
     assert "chameau 2" in text
     assert "R9 : G8 n'est pas voisine de votre caravane (blanc)." in text

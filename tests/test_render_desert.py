@@ -11,24 +11,28 @@ from dataclasses import replace
 from functools import cache
 
 import pytest
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageChops
 
+from games import catalogue
+from games.core import bot_move
 from games.desert.ai import choose_move
 from games.desert.board import COORDS, GRID_NEIGHBOURS, index
 from games.desert.engine import GAME
-from games.desert.model import AreaGain, DesertView, Placement, coord_name, parse_coord
+from games.desert.model import COLOURS, AreaGain, DesertView, Placement, coord_name, parse_coord
 from games.desert.state import DesertState
-from render.common import (
-    MAX_PNG_BYTES,
-    PLAYER_STYLES,
-    draw_legend_entry,
-    fit_text,
-    glyphs,
-    hex_neighbour,
-    printable,
-    text_width,
+from render.desert import (
+    BOARD_BOTTOM,
+    GRID,
+    display_names,
+    render_desert,
+    render_desert_image,
+    score_panel,
 )
-from render.desert import GRID, display_names, render_desert, render_desert_image
+from render.grids import hex_neighbour
+from render.palette import PLAYER_STYLES
+from render.panel import ROW_HILITE, Cell, panel_layout
+from render.png import MAX_PNG_BYTES
+from render.text import fit_text, printable, text_width
 
 NAMES = ("Alice", "Bob", "Chloé", "Driss", "Eve")
 SEED = 11
@@ -42,7 +46,7 @@ def play(players: int, moves: int | None) -> DesertState:
     done = 0
     while GAME.to_act(state) and (moves is None or done < moves):
         seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, choose_move(state, seat))
+        state = GAME.apply(state, seat, bot_move(GAME, choose_move, state, seat, done))
         done += 1
     return state
 
@@ -191,9 +195,9 @@ def test_hex_centres_zigzag_with_even_rows_shifted_right() -> None:
     assert a2[1] > a1[1]
 
 
-def test_text_helpers_compose_accents_and_drop_unknown_glyphs() -> None:
-    assert glyphs("Réserve").base == "Reserve" and glyphs("Réserve").marks == ((1, "´"),)
-    assert printable("🐪 Zoë 🐪") == "Zoe"
+def test_text_helpers_keep_accents_and_drop_unknown_glyphs() -> None:
+    assert printable("Réserve") == "Réserve"
+    assert printable("🐪 Zoë 🐪") == "Zoë"
     assert printable("日本") == ""
     cut = fit_text("x" * 300, 24, 200)
     assert cut.endswith("…") and text_width(cut, 24) <= 200
@@ -212,8 +216,63 @@ def test_outcome_without_breakdown_and_over_without_outcome() -> None:
     check_png(render_desert(replace(view, outcome=None), NAMES))
 
 
-def test_legend_entry_draws_marker_and_name() -> None:
-    image = Image.new("RGB", (300, 40), (0, 0, 0))
-    width = draw_legend_entry(ImageDraw.Draw(image), (4, 20), 2, "Zoë 🌵", 20, (255, 255, 255), 200)
-    assert 30 < width <= 200
-    assert image.getbbox() is not None
+# --------------------------------------------------------------------------- words and panel
+
+
+def test_board_words_come_from_the_catalogue() -> None:
+    view = view_of(3, 40)
+    english = render_desert_image(view, NAMES[:3], "en")
+    french = render_desert_image(view, NAMES[:3], "fr")
+    panel_box = (0, BOARD_BOTTOM, english.width, english.height)
+    assert changed_pixels(english, french, panel_box) > 500
+    # the terrain is the same in both
+    assert changed_pixels(english, french, square_box("E4")) == 0
+    fr = score_panel(view, NAMES[:3], "fr")
+    assert fr.rows[0].name == catalogue.text("fr", "desert.board.supply") == "Réserve"
+    titles = [c.title for c in fr.columns if isinstance(c.title, str)]
+    assert titles == ["Eau", "Oasis", "Zones", "Total"]
+    assert fr.status == catalogue.text("fr", "desert.board.camels", {"turn": view.turn + 1})
+
+
+def test_final_breakdown_titles_and_winners() -> None:
+    view = view_of(3, None)
+    assert view.outcome is not None
+    panel = score_panel(view, NAMES[:3], "fr")
+    titles = [c.title for c in panel.columns if isinstance(c.title, str)]
+    assert titles == ["Eau", "Oasis", "Zones", "Caravanes", "Total"]
+    assert panel.winners == view.outcome.winners and panel.acting == ()
+    assert panel.status.startswith("Partie terminée · après")
+
+
+def hilite_pixels(image: Image.Image, box: tuple[float, float, float, float]) -> int:
+    crop = image.crop((round(box[0]), round(box[1]), round(box[2]), round(box[3])))
+    colours = crop.getcolors(crop.width * crop.height) or []
+    return sum(count for count, colour in colours if colour == ROW_HILITE)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_panel_highlights_the_acting_players_row(players: int) -> None:
+    view = view_of(players, MID_GAME_MOVES[players])
+    assert len(view.to_act) == 1
+    image = render_desert_image(view, NAMES[:players])
+    panel = score_panel(view, NAMES[:players], "en")
+    layout = panel_layout(panel, image.width)
+    assert panel.acting == view.to_act
+    for row, (x0, y0, x1, y1) in zip(panel.rows, layout.rows, strict=True):
+        count = hilite_pixels(image, (x0, y0 + BOARD_BOTTOM, x1, y1 + BOARD_BOTTOM))
+        if row.seat in view.to_act:
+            assert count > 5000
+        else:
+            assert count == 0
+
+
+def test_supply_running_low_is_a_warning() -> None:
+    view = view_of(3, None)
+    panel = score_panel(view, NAMES[:3], "en")
+    supply = panel.rows[0]
+    assert supply.seat is None
+    assert any(view.supply[c] <= 4 for c in COLOURS)  # a game ends on an empty supply
+    for colour, cell in zip(COLOURS, supply.cells, strict=False):
+        assert isinstance(cell, Cell)
+        assert cell.warning == (view.supply[colour] <= 4)
+        assert cell.text == str(view.supply[colour])

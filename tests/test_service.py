@@ -6,15 +6,17 @@ import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.errors import UserError
-from bot.service import GameService, Session
-from bot.storage import Storage, open_storage
-from games.core import InvalidMove, MoveError
+from bot.service import GameService, Session, seating, standings
+from bot.storage import SeatRecord, Storage, open_storage
+from games.core import InvalidMove, InvalidOption, MoveError, Outcome, bot_move
 from games.desert import GAME
 from games.desert.ai import choose_move
+from tests.contract import all_specs
 
 GUILD, CHANNEL = 100, 200
 ALICE, BOB, CAROL = 1, 2, 3
@@ -29,12 +31,14 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
 
 @pytest.fixture
 def service(storage: Storage) -> GameService:
-    return GameService(storage)
+    return GameService(storage, all_specs())
 
 
-async def lobby(service: GameService, bots: int = 0, *joiners: int) -> Session:
+async def lobby(
+    service: GameService, bots: int = 0, *joiners: int, game: str = "desert"
+) -> Session:
     session = await service.create(
-        kind_key="desert",
+        kind_key=game,
         guild_id=GUILD,
         channel_id=CHANNEL,
         user_id=ALICE,
@@ -51,7 +55,7 @@ async def play_turn_as_ai(service: GameService, session: Session) -> Session:
     seat = session.to_act[0]
     user = session.seat(seat).user_id
     assert user is not None
-    move = choose_move(session.state, seat)
+    move = bot_move(GAME, choose_move, session.state, seat, session.record.version)
     report = await service.play(CHANNEL, user, GAME.format_move(move))
     return (await service.advance(report.after)).after
 
@@ -89,13 +93,60 @@ async def test_one_game_per_channel_and_limits(service: GameService) -> None:
     assert info.value.key == "lobby.full"
 
 
-async def test_unimplemented_games_are_refused_politely(service: GameService) -> None:
+async def test_only_registered_games_can_be_opened(service: GameService) -> None:
     with pytest.raises(UserError) as info:
         await service.create(
             kind_key="nomadi", guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="A"
         )
-    assert info.value.key == "game.not_implemented"
+    assert info.value.key == "game.unknown_kind"
     assert await service.session_in(CHANNEL) is None
+
+
+async def test_options_are_checked_by_the_engine_and_stored(service: GameService) -> None:
+    def create(options: dict[str, str]) -> Any:
+        return service.create(
+            kind_key="nim",
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            user_id=ALICE,
+            name="A",
+            options=options,
+        )
+
+    with pytest.raises(InvalidOption) as info:
+        await create({"pile": "huge"})
+    assert info.value.key == "core.option_value"
+    assert await service.session_in(CHANNEL) is None  # nothing was created
+    session = await create({"pile": "long"})
+    assert session.record.options == {"pile": "long"}
+    await service.join(CHANNEL, BOB, "Bob")
+    started = (await service.start(CHANNEL, ALICE)).after
+    assert started.view(None).pile == 15  # the engine set the game up with it
+    await service.cancel(CHANNEL, ALICE, is_admin=False)
+    defaulted = await create({})
+    assert defaulted.record.options == {"pile": "short"}  # every option recorded
+
+
+async def test_the_creator_may_name_the_first_player(service: GameService) -> None:
+    await lobby(service, 1, BOB, CAROL)  # seats: Alice, bot, Bob, Carol
+    with pytest.raises(UserError) as info:
+        await service.start(CHANNEL, ALICE, first=9)
+    assert info.value.key == "lobby.no_such_seat"
+    started = (await service.start(CHANNEL, ALICE, first=2)).after
+    assert started.seat(0).user_id == BOB
+    assert started.to_act == (0,)
+
+
+def test_seating_is_drawn_from_the_seed_and_turned_to_the_first_player() -> None:
+    assert seating(7, 4) == seating(7, 4)
+    assert sorted(seating(7, 4)) == [0, 1, 2, 3]
+    assert len({tuple(seating(seed, 4)) for seed in range(20)}) > 5
+    drawn = seating(7, 4)
+    for first in range(4):
+        turned = seating(7, 4, first)
+        assert turned[0] == first
+        at = drawn.index(first)
+        assert turned == drawn[at:] + drawn[:at]  # the others keep their drawn order
 
 
 async def test_creator_leaving_closes_the_lobby(service: GameService) -> None:
@@ -130,15 +181,36 @@ async def test_refusals_change_nothing(service: GameService, storage: Storage) -
     assert await storage.moves(started.id) == []
 
 
-async def test_stale_version_is_refused(service: GameService) -> None:
-    await lobby(service, 0, BOB)
+async def test_a_command_from_a_board_this_seat_already_moved_on_is_stale(
+    service: GameService,
+) -> None:
+    """A double click or a second device: one command never acts twice."""
+    await lobby(service, 0, BOB, game="nim")
     started = (await service.start(CHANNEL, ALICE)).after
-    mover = started.seat(started.to_act[0]).user_id
-    assert mover is not None
-    move = GAME.format_move(GAME.legal_moves(started.state, started.to_act[0])[0])
+    await service.play(CHANNEL, ALICE, "keep")
     with pytest.raises(UserError) as info:
-        await service.play(CHANNEL, mover, move, expected_version=started.record.version - 1)
+        await service.play(CHANNEL, ALICE, "swap", expected_version=started.record.version)
     assert info.value.key == "game.stale"
+
+
+async def test_simultaneous_seats_both_land_when_still_legal(
+    service: GameService, storage: Storage
+) -> None:
+    """Two seats owe a decision at once: the later one is re-checked, not refused."""
+    await lobby(service, 0, BOB, CAROL, game="nim")
+    started = (await service.start(CHANNEL, ALICE)).after
+    assert set(started.to_act) == {0, 1, 2}
+    results = await asyncio.gather(
+        service.play(CHANNEL, ALICE, "keep"),
+        service.play(CHANNEL, BOB, "swap"),
+        return_exceptions=True,
+    )
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    # Carol acted on the board of the start, before the two others' moves landed.
+    report = await service.play(CHANNEL, CAROL, "keep", expected_version=started.record.version)
+    assert report.after.record.version == started.record.version + 3
+    assert sorted(m.seat for m in await storage.moves(started.id)) == [0, 1, 2]
+    assert report.after.view(None).phase == "take"
 
 
 async def test_two_concurrent_moves_exactly_one_lands(
@@ -150,6 +222,7 @@ async def test_two_concurrent_moves_exactly_one_lands(
     mover = started.seat(seat).user_id
     assert mover is not None
     first, second = GAME.legal_moves(started.state, seat)[:2]
+    # The same seat twice at once (a double click): exactly one lands.
     results = await asyncio.gather(
         service.play(CHANNEL, mover, GAME.format_move(first)),
         service.play(CHANNEL, mover, GAME.format_move(second)),
@@ -170,6 +243,7 @@ async def test_whole_game_with_bots_feeds_the_leaderboard(
 ) -> None:
     await lobby(service, 2, BOB)
     session = (await service.start(CHANNEL, ALICE)).after
+    started_at = session.record.version
     session = (await service.advance(session)).after
     for _ in range(400):
         if session.record.status != "active":
@@ -186,7 +260,11 @@ async def test_whole_game_with_bots_feeds_the_leaderboard(
     assert all(row.games == 1 for row in board)
     # The move log replays to the same final state from the seed.
     replay = GAME.new(4, session.record.seed, {})
-    for record in await storage.moves(session.id):
+    moves = await storage.moves(session.id)
+    # Each log row names the version it produced: one per command, in order.
+    assert [m.version for m in moves] == list(range(started_at + 1, started_at + 1 + len(moves)))
+    assert all(m.events for m in moves)
+    for record in moves:
         for move in GAME.parse(replay, record.seat, record.notation):
             replay = GAME.apply(replay, record.seat, move)
     assert GAME.dump(replay) == session.record.state
@@ -288,3 +366,56 @@ async def test_a_resigned_player_ranks_last_at_the_end(
     assert rows[CAROL].rank == 3 and not rows[CAROL].won
     assert {rows[ALICE].rank, rows[BOB].rank} <= {1, 2}
     assert rows[ALICE].won or rows[BOB].won
+
+
+def seats(*resigned: bool) -> list[SeatRecord]:
+    return [SeatRecord(i, 100 + i, f"p{i}", False, r) for i, r in enumerate(resigned)]
+
+
+def test_standings_keep_the_engines_tie_breaks() -> None:
+    """Equal scores split by the game's tie-break rank as the engine says, not by score."""
+    outcome = Outcome.from_scores([7, 7, 3], tiebreak=[[0], [1], [0]])
+    table = standings(seats(False, False, False), outcome)
+    assert [(s.rank, s.won) for s in table] == [(2, False), (1, True), (3, False)]
+
+
+def test_a_resigned_seat_ranks_last_even_if_its_bot_scored_best() -> None:
+    outcome = Outcome.from_scores([20, 7, 7])
+    table = standings(seats(True, False, False), outcome)
+    assert [(s.rank, s.won) for s in table] == [(3, False), (1, True), (1, True)]
+    assert table[0].score == 20  # the score stays what the engine counted
+
+
+async def test_the_final_post_and_the_results_agree(service: GameService, storage: Storage) -> None:
+    """A resigned seat played well by the bot is not a winner anywhere."""
+    await lobby(service, 0, BOB, CAROL, game="nim")
+    await service.start(CHANNEL, ALICE)
+    session = (await service.advance((await service.resign(CHANNEL, CAROL)).after)).after
+    for _ in range(60):
+        if session.record.status != "active":
+            break
+        seat = session.to_act[0]
+        user = session.seat(seat).user_id
+        assert user is not None
+        spec = session.spec
+        move = bot_move(spec.engine, spec.bot, session.state, seat, 0)
+        report = await service.play(CHANNEL, user, spec.engine.format_move(move))
+        session = (await service.advance(report.after)).after
+    assert session.record.status == "finished"
+    stored = {(r.seat, r.rank, r.won) for r in await storage.results(session.id)}
+    assert stored == {(s.seat, s.rank, s.won) for s in session.standings()}
+    carol = next(s for s in session.standings() if session.seat(s.seat).user_id == CAROL)
+    assert carol.rank == 3 and not carol.won
+
+
+async def test_private_events_are_reported_to_their_seat_only(service: GameService) -> None:
+    await lobby(service, 0, BOB, game="nim")
+    await service.start(CHANNEL, ALICE)
+    report = await service.play(CHANNEL, BOB, "swap")
+    bob, alice = report.after.seat_of(BOB), report.after.seat_of(ALICE)
+    private = report.private_events()
+    assert sorted(private) == sorted([bob, alice])  # the swapper, and his neighbour
+    assert [e.key for e in private[bob]] == ["nim.log.drew"]
+    assert [e.key for e in private[alice]] == ["nim.log.told"]
+    assert [e.key for e in report.turns[0].public_events()] == ["nim.log.swap"]
+    assert all("card" not in e.params for e in report.turns[0].public_events())

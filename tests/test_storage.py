@@ -104,7 +104,7 @@ async def test_migrations_idempotent(db_path: Path) -> None:
     with closing(sqlite3.connect(db_path)) as raw:
         first = raw.execute("SELECT * FROM schema_migrations").fetchall()
         schema = raw.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
-    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1]
+    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1, 2]
     async with SqliteStorage(db_path):  # reopen: nothing to do
         pass
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:
@@ -128,6 +128,27 @@ async def test_version_1_database_is_upgraded(db_path: Path) -> None:
         assert "note" in [r[1] for r in raw.execute("PRAGMA table_info(games)")]
     with pytest.raises(MigrationError, match="newer"):
         await SqliteStorage(db_path, migrations=v1).open()
+
+
+async def test_moves_logged_before_migration_2_keep_working(db_path: Path) -> None:
+    """002 adds each move's version and events; older rows read back without them."""
+    v1 = load_migrations()[:1]
+    async with SqliteStorage(db_path, migrations=v1) as s:
+        g = await new_active(s)
+    with closing(sqlite3.connect(db_path)) as raw, raw:  # a move as version 1 logged it
+        raw.execute(
+            "INSERT INTO moves (game_id, ply, seat, notation, created_at)"
+            " VALUES (?, 1, 0, 'old', '2026-01-01T00:00:00+00:00')",
+            (g.id,),
+        )
+    async with SqliteStorage(db_path) as s:
+        event = {"key": "x.log", "params": {"n": 1}, "to": 1}
+        g = await s.record_move(g.id, g.version, 1, "new", {"turn": 2}, events=[event])
+        old, new = await s.moves(g.id)
+        assert (old.notation, old.version, old.events) == ("old", None, ())
+        assert (new.notation, new.version, new.events) == ("new", g.version, (event,))
+        assert [m.notation for m in await s.moves(g.id, since_version=g.version - 1)] == ["new"]
+        assert await s.moves(g.id, since_version=g.version) == []
 
 
 async def test_failed_migration_rolls_back_whole_file(db_path: Path) -> None:

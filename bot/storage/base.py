@@ -54,10 +54,6 @@ class GameRecord:
     seats: tuple[SeatRecord, ...]
     finished_at: str | None = None  # set when finished or cancelled
 
-    @property
-    def is_open(self) -> bool:
-        return self.status in OPEN_STATUSES
-
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` holds in this game, or None."""
         for s in self.seats:
@@ -72,6 +68,8 @@ class MoveRecord:
     seat: int
     notation: str
     created_at: str
+    version: int | None = None  # the game version this move produced (None before v2)
+    events: tuple[dict[str, Any], ...] = ()  # the engine's events, as JSON
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,10 +254,11 @@ class Storage(Protocol):
         notation: str,
         state: dict[str, Any],
         *,
+        events: Sequence[Mapping[str, Any]] = (),
         results: Sequence[ResultRow] | None = None,
     ) -> GameRecord:
-        """One transaction: new state, version+1, next move-log row; with
-        ``results`` the game also finishes (see :meth:`finish_game`)."""
+        """One transaction: new state, version+1, next move-log row (with its
+        events); with ``results`` the game also finishes (see :meth:`finish_game`)."""
         ...
 
     async def set_seat_resigned(
@@ -275,7 +274,10 @@ class Storage(Protocol):
         match its seat; names are read back from the seats."""
         ...
 
-    async def moves(self, game_id: int) -> list[MoveRecord]: ...
+    async def moves(self, game_id: int, *, since_version: int = 0) -> list[MoveRecord]:
+        """The move log in order; with ``since_version``, only moves that produced a
+        later version (who moved since a given board)."""
+        ...
 
     async def results(self, game_id: int) -> list[ResultRow]: ...
 

@@ -67,6 +67,13 @@ def _dump(value: Mapping[str, Any]) -> str:
         raise InvalidRequest(f"not JSON-serialisable: {exc}") from exc
 
 
+def _dump_list(values: Sequence[Mapping[str, Any]]) -> str:
+    try:
+        return json.dumps(list(values), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError) as exc:
+        raise InvalidRequest(f"not JSON-serialisable: {exc}") from exc
+
+
 def _is_busy(exc: BaseException) -> bool:
     code = getattr(exc, "sqlite_errorcode", None)
     return (
@@ -442,8 +449,10 @@ class SqliteStorage:
         notation: str,
         state: dict[str, Any],
         *,
+        events: Sequence[Mapping[str, Any]] = (),
         results: Sequence[ResultRow] | None = None,
     ) -> GameRecord:
+        log = _dump_list(events)
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
             self._check_seat(game, seat)
@@ -453,9 +462,9 @@ class SqliteStorage:
                 columns["status"] = "finished"
             now = await self._bump(conn, game_id, version, ended=results is not None, **columns)
             await conn.execute(
-                "INSERT INTO moves (game_id, ply, seat, notation, created_at)"
-                " SELECT ?, COALESCE(MAX(ply), 0) + 1, ?, ?, ? FROM moves WHERE game_id = ?",
-                (game_id, seat, notation, now, game_id),
+                "INSERT INTO moves (game_id, ply, seat, notation, created_at, version, events)"
+                " SELECT ?, COALESCE(MAX(ply), 0) + 1, ?, ?, ?, ?, ? FROM moves WHERE game_id = ?",
+                (game_id, seat, notation, now, version + 1, log, game_id),
             )
             if results is not None:
                 await self._insert_results(conn, game_id, results)
@@ -485,15 +494,24 @@ class SqliteStorage:
             await self._insert_results(conn, game_id, results)
             return await self._load(conn, game_id)
 
-    async def moves(self, game_id: int) -> list[MoveRecord]:
+    async def moves(self, game_id: int, *, since_version: int = 0) -> list[MoveRecord]:
         async with self._read() as conn:
             rows = await self._all(
                 conn,
-                "SELECT ply, seat, notation, created_at FROM moves WHERE game_id = ? ORDER BY ply",
-                (game_id,),
+                "SELECT ply, seat, notation, created_at, version, events FROM moves"
+                " WHERE game_id = ? AND COALESCE(version, 0) >= ? ORDER BY ply",
+                (game_id, since_version + 1 if since_version else 0),
             )
         return [
-            MoveRecord(int(r["ply"]), int(r["seat"]), r["notation"], r["created_at"]) for r in rows
+            MoveRecord(
+                int(r["ply"]),
+                int(r["seat"]),
+                r["notation"],
+                r["created_at"],
+                None if r["version"] is None else int(r["version"]),
+                tuple(json.loads(r["events"])),
+            )
+            for r in rows
         ]
 
     async def results(self, game_id: int) -> list[ResultRow]:

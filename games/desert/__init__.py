@@ -1,5 +1,7 @@
-"""Through the Desert (Durch die Wüste): the rules engine."""
+"""Through the Desert (Durch die Wüste): the rules engine and its declaration."""
 
+from games.core import GameSpec
+from games.desert.ai import choose_move
 from games.desert.engine import GAME, DesertGame
 from games.desert.model import (
     COLOUR_CODES,
@@ -22,10 +24,13 @@ from games.desert.model import (
 )
 from games.desert.state import DesertState
 
+SPEC = GameSpec(engine=GAME, bot=choose_move, package=__name__)
+
 __all__ = [
     "COLOURS",
     "COLOUR_CODES",
     "GAME",
+    "SPEC",
     "AreaGain",
     "Coord",
     "DesertGame",

@@ -1,50 +1,123 @@
 """A greedy baseline player: scores every legal atomic move, plays the best.
 
+It decides from its seat's :class:`DesertView` and legal moves only (the
+:data:`games.core.Bot` contract), so it cannot use what its seat may not see:
+the values of water holes other players took. Everything it weighs is public:
+the water holes still face up on the board, oases, pieces, areas and caravan
+lengths.
+
 It values what a move scores now (water, oases, enclosed areas) and what it
 prepares (water and oases within reach, leading a colour's caravan race,
-room to grow). Deterministic: ties go to the first move in ``legal_moves``
-order, or are broken by a tiny noise drawn from ``rng_seed`` when one is given.
+room to grow). Deterministic given (view, legal, rng): ``rng`` only draws a
+tiny noise that breaks ties between equally good moves.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
 from games.core import Rng, Seat
-from games.desert import rules, scoring
-from games.desert.board import Layout, hex_distance, index, layout
-from games.desert.engine import GAME
-from games.desert.model import COLOURS, Discard, Move, PlaceCamel, PlaceLeader
-from games.desert.state import EMPTY, NCOLOURS, DesertState, caravan_id
+from games.desert import scoring
+from games.desert.board import SIZE, Layout, hex_distance, index, layout
+from games.desert.model import COLOURS, DesertView, Discard, Move, PlaceCamel, PlaceLeader
+from games.desert.state import EMPTY, NCOLOURS, caravan_id
 
 OASIS = float(scoring.OASIS_POINTS)
 REACH_DECAY = 0.55  # how much a target one step further away is still worth
 NOISE = 1e-3
+RIVAL_RADIUS = 3  # riders avoid this neighbourhood of a rival leader of their colour (R10)
 
 
-def choose_move(state: DesertState, seat: Seat, rng_seed: int | None = None) -> Move:
-    """The move this player makes now; raises ValueError if it has none."""
-    legal = GAME.legal_moves(state, seat)
+def choose_move(view: DesertView, legal: Sequence[Move], rng: Rng) -> Move:
+    """The move the viewing seat makes now; raises ValueError if ``legal`` is empty."""
     if not legal:
-        raise ValueError(f"seat {seat} has no move to make")
+        raise ValueError("no legal move to choose from")
     if len(legal) == 1:
         return legal[0]
     first = legal[0]
     if isinstance(first, Discard):
         scores = [0.0] * len(legal)  # nothing is known yet; any colour will do
-    elif isinstance(first, PlaceLeader):
-        scores = _leader_scores(state, seat, legal)
     else:
-        scores = _camel_scores(state, seat, legal)
-    if rng_seed is not None:
-        rng = Rng.from_seed(rng_seed)
-        for i in range(len(scores)):
-            draw, rng = rng.randbelow(1000)
-            scores[i] += draw * NOISE / 1000
+        board = public_board(view)
+        if isinstance(first, PlaceLeader):
+            scores = _leader_scores(board, legal)
+        else:
+            scores = _camel_scores(board, legal)
+    for i in range(len(scores)):
+        draw, rng = rng.randbelow(1000)
+        scores[i] += draw * NOISE / 1000
     best = max(range(len(legal)), key=lambda i: scores[i])
     return legal[best]
 
 
-def _within(lay: Layout, sq: int, radius: int) -> dict[int, int]:
+# --------------------------------------------------------------------------- the public board
+
+
+@dataclass(frozen=True)
+class PublicBoard:
+    """Per-square arrays rebuilt from one seat's view (public facts only).
+
+    Squares are board indices, pieces caravan ids ``seat * 5 + colour``, as
+    in the engine's state, so :func:`scoring.new_areas` runs on them.
+    """
+
+    seat: Seat
+    players: int
+    lay: Layout
+    cells: tuple[int, ...]  # caravan id per square, or EMPTY
+    areas: tuple[int, ...]  # owning seat per square, or EMPTY
+    water: tuple[int, ...]  # value of the face-up water hole per square, 0 if none
+    oases: frozenset[int]
+    leaders: dict[int, int]  # caravan id -> square of its leader
+    scored: frozenset[tuple[int, int]]  # (caravan id, oasis square) already scored
+    lengths: dict[int, int]  # caravan id -> pieces on the board
+
+
+def public_board(view: DesertView) -> PublicBoard:
+    """The board as the viewing seat sees it, in the engine's per-square form."""
+    if view.viewer is None:
+        raise ValueError("a bot plays for a seat, not as a spectator")
+    cells = [EMPTY] * SIZE
+    leaders: dict[int, int] = {}
+    for at, piece in view.pieces.items():
+        sq, cid = index(at), caravan_id(piece.seat, COLOURS.index(piece.colour))
+        cells[sq] = cid
+        if piece.leader:
+            leaders[cid] = sq
+    areas = [EMPTY] * SIZE
+    for at, owner in view.areas.items():
+        areas[index(at)] = owner
+    water = [0] * SIZE
+    for at, value in view.water.items():
+        water[index(at)] = value
+    scored: set[tuple[int, int]] = set()
+    lengths: dict[int, int] = {}
+    for info in view.info:
+        for colour, length in info.caravan_lengths.items():
+            lengths[caravan_id(info.seat, COLOURS.index(colour))] = length
+        for colour, oases in info.scored_oases.items():
+            cid = caravan_id(info.seat, COLOURS.index(colour))
+            scored.update((cid, index(o)) for o in oases)
+    return PublicBoard(
+        seat=view.viewer,
+        players=view.players,
+        lay=layout(view.players),
+        cells=tuple(cells),
+        areas=tuple(areas),
+        water=tuple(water),
+        oases=frozenset(index(o) for o in view.oases),
+        leaders=leaders,
+        scored=frozenset(scored),
+        lengths=lengths,
+    )
+
+
+@cache
+def _within(whole_board: bool, sq: int, radius: int) -> dict[int, int]:
     """Active squares within ``radius`` steps of ``sq`` (walking the board), with distance."""
+    lay = layout(5 if whole_board else 2)
     dist = {sq: 0}
     frontier = [sq]
     for d in range(1, radius + 1):
@@ -61,17 +134,12 @@ def _within(lay: Layout, sq: int, radius: int) -> dict[int, int]:
 # --------------------------------------------------------------------------- riders
 
 
-def _leader_scores(s: DesertState, seat: Seat, legal: list[Move]) -> list[float]:
-    lay = layout(s.players)
-    rivals = {  # per colour: squares near another player's leader of that colour (R10)
-        c: {
-            n
-            for p in range(s.players)
-            if p != seat and s.leaders[caravan_id(p, c)] != EMPTY
-            for n in _within(lay, s.leaders[caravan_id(p, c)], 3)
-        }
-        for c in range(NCOLOURS)
-    }
+def _leader_scores(b: PublicBoard, legal: Sequence[Move]) -> list[float]:
+    whole = b.players >= 4
+    rivals: dict[int, set[int]] = {c: set() for c in range(NCOLOURS)}
+    for cid, at in b.leaders.items():  # per colour: squares near another player's leader
+        if cid // NCOLOURS != b.seat:
+            rivals[cid % NCOLOURS].update(_within(whole, at, RIVAL_RADIUS))
     square_value: dict[int, float] = {}
     out = []
     for move in legal:
@@ -79,12 +147,12 @@ def _leader_scores(s: DesertState, seat: Seat, legal: list[Move]) -> list[float]
         sq = index(move.at)
         if sq not in square_value:
             value = 0.0
-            for n, d in _within(lay, sq, 3).items():
-                if n in s.oases:
+            for n, d in _within(whole, sq, 3).items():
+                if n in b.oases:
                     value += OASIS * REACH_DECAY ** (d - 1)
-                elif s.water[n]:
-                    value += s.water[n] * REACH_DECAY ** (d - 1)
-                elif d == 1 and s.cells[n] == EMPTY:
+                elif b.water[n]:
+                    value += b.water[n] * REACH_DECAY ** (d - 1)
+                elif d == 1 and b.cells[n] == EMPTY:
                     value += 0.3  # room to grow
             square_value[sq] = value
         penalty = 4.0 if sq in rivals[COLOURS.index(move.colour)] else 0.0
@@ -95,40 +163,48 @@ def _leader_scores(s: DesertState, seat: Seat, legal: list[Move]) -> list[float]
 # --------------------------------------------------------------------------- camels
 
 
-def _camel_scores(s: DesertState, seat: Seat, legal: list[Move]) -> list[float]:
-    lay = layout(s.players)
-    cells = list(s.cells)
-    # Per caravan: how close it already is to each oasis it has not scored.
+def _race(b: PublicBoard, colour: int) -> float:
+    """SC4: pay for moves that win or tie the colour, less for hopeless races."""
+    mine = b.lengths.get(caravan_id(b.seat, colour), 0)
+    best_rival = max(
+        (b.lengths.get(caravan_id(p, colour), 0) for p in range(b.players) if p != b.seat),
+        default=0,
+    )
+    if mine + 1 > best_rival >= mine:
+        return 3.0
+    if mine + 1 == best_rival:
+        return 2.0
+    if best_rival - mine > 4:
+        return -0.5
+    return 0.8
+
+
+def _camel_scores(b: PublicBoard, legal: Sequence[Move]) -> list[float]:
+    lay = b.lay
+    cells = list(b.cells)
+    # Per caravan moved: how close it already is to each oasis it has not scored.
     reach: dict[int, dict[int, int]] = {}
     race: dict[int, float] = {}
-    for c in rules.camel_colours(s, seat):
-        cid = caravan_id(seat, c)
-        squares = rules.caravan_squares(s, cid)
+    for move in legal:
+        assert isinstance(move, PlaceCamel)
+        c = COLOURS.index(move.colour)
+        if c in reach:
+            continue
+        cid = caravan_id(b.seat, c)
+        squares = [i for i, v in enumerate(cells) if v == cid]
         reach[c] = {
             o: min(hex_distance(sq, o) for sq in squares)
-            for o in s.oases
-            if (cid, o) not in s.scored
+            for o in b.oases
+            if (cid, o) not in b.scored
         }
-        mine = len(squares)
-        best_rival = max(
-            (scoring.caravan_length(s, p, c) for p in range(s.players) if p != seat), default=0
-        )
-        # SC4: pay for moves that win or tie the colour, less for hopeless races.
-        if mine + 1 > best_rival >= mine:
-            race[c] = 3.0
-        elif mine + 1 == best_rival:
-            race[c] = 2.0
-        elif best_rival - mine > 4:
-            race[c] = -0.5
-        else:
-            race[c] = 0.8
+        race[c] = _race(b, c)
     out = []
     for move in legal:
         assert isinstance(move, PlaceCamel)
         c, sq = COLOURS.index(move.colour), index(move.at)
-        cid = caravan_id(seat, c)
-        value = float(s.water[sq]) + race[c]
-        if s.areas[sq] == seat:
+        cid = caravan_id(b.seat, c)
+        value = float(b.water[sq]) + race[c]
+        if b.areas[sq] == b.seat:
             value -= 1.0  # a camel in its own area costs the SC5 point
         for o, now in reach[c].items():
             d = hex_distance(sq, o)
@@ -137,13 +213,13 @@ def _camel_scores(s: DesertState, seat: Seat, legal: list[Move]) -> list[float]:
             elif d < now:
                 value += OASIS * REACH_DECAY ** (d - 1) - OASIS * REACH_DECAY ** (now - 1)
         for n in lay.neighbours[sq]:
-            if cells[n] == EMPTY and n not in s.oases:
-                value += 0.4 * s.water[n] + 0.25  # next turn's water, room to grow
+            if cells[n] == EMPTY and n not in b.oases:
+                value += 0.4 * b.water[n] + 0.25  # next turn's water, room to grow
         cells[sq] = cid
-        for group in scoring.new_areas(cells, s.areas, lay, cid, sq):
+        for group in scoring.new_areas(cells, b.areas, lay, cid, sq):
             for g in group:
-                value += s.water[g] + 1.0  # taken now, plus the space at the end
-                if g in s.oases and (cid, g) not in s.scored:
+                value += b.water[g] + 1.0  # taken now, plus the space at the end
+                if g in b.oases and (cid, g) not in b.scored:
                     value += OASIS - 1.0
         cells[sq] = EMPTY
         out.append(value)

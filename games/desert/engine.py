@@ -11,10 +11,23 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import Game, MoveError, OptionSpec, Outcome, Rng, Seat
+from games.core import (
+    Decision,
+    Event,
+    Game,
+    MoveError,
+    OptionSpec,
+    Outcome,
+    Param,
+    Rng,
+    Seat,
+    Step,
+    Term,
+    resolve_options,
+)
 from games.desert import notation, rules, scoring
-from games.desert.board import COORDS, SIZE, index, layout
-from games.desert.messages import illegal, invalid
+from games.desert.board import COORDS, NAMES, SIZE, index, layout
+from games.desert.messages import colour_term, illegal, invalid
 from games.desert.model import (
     COLOURS,
     COLUMNS,
@@ -37,7 +50,7 @@ from games.desert.state import (
     dump_state,
     load_state,
 )
-from games.desert.views import build_view
+from games.desert.views import build_view, hand_lines, points
 
 # Supply per colour when camel turns begin (spec §2, §10.2).
 SUPPLY = {2: 22, 3: 26, 4: 30, 5: 29}
@@ -67,9 +80,8 @@ def _square(at: Coord) -> int:
     return index(at)
 
 
-class DesertGame:
+class DesertGame(Game[DesertState, Move]):
     key = "desert"
-    title = "Through the Desert"
     min_players = 2
     max_players = 5
     options: tuple[OptionSpec, ...] = ()
@@ -79,8 +91,7 @@ class DesertGame:
     def new(self, players: int, seed: int, options: Mapping[str, str] | None = None) -> DesertState:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Through the Desert needs 2 to 5 players, not {players}")
-        if options:
-            raise ValueError(f"Through the Desert has no options: {sorted(options)}")
+        resolve_options(self.options, options)
         lay = layout(players)
         rng = Rng.from_seed(seed)
         # §10.4: 5 of the active palm sites get a palm tree.
@@ -116,6 +127,23 @@ class DesertGame:
 
     # ----------------------------------------------------------------------- queries
 
+    def decisions(self, state: DesertState) -> tuple[Decision, ...]:
+        seat = state.current
+        if state.phase == "discard":
+            return (Decision(seat, "desert.decision.discard"),)
+        if state.phase == "riders":
+            rounds = 4 if state.players == 5 else 5
+            return (
+                Decision(
+                    seat, "desert.decision.rider", {"round": state.rider_round, "rounds": rounds}
+                ),
+            )
+        if state.phase == "camels":
+            if not rules.has_placement(state, seat):
+                return (Decision(seat, "desert.decision.pass"),)
+            return (Decision(seat, "desert.decision.camels", {"count": state.allowance}),)
+        return ()
+
     def to_act(self, state: DesertState) -> tuple[Seat, ...]:
         return () if state.phase == "over" else (state.current,)
 
@@ -145,6 +173,33 @@ class DesertGame:
     def view(self, state: DesertState, seat: Seat | None) -> DesertView:
         return build_view(state, seat, self.outcome(state))
 
+    def hand(self, state: DesertState, seat: Seat) -> tuple[Event, ...]:
+        return hand_lines(self.view(state, seat))
+
+    def resample(self, state: DesertState, seat: Seat | None, seed: int) -> DesertState:
+        """Redraw what ``seat`` cannot see: the others' taken water values (§9).
+
+        Until the end, a seat knows the values on the board and its own; the
+        others' are any values left from the 45 holes, in the same numbers.
+        """
+        rng = Rng.from_seed(seed)
+        if state.phase == "over":
+            return replace(state, rng=rng)
+        pool = list(WATER_HOLES)
+        for value in (
+            *(v for v in state.water if v),
+            *(state.water_taken[seat] if seat is not None else ()),
+        ):
+            pool.remove(value)
+        drawn, rng = rng.shuffled(pool)
+        taken = list(state.water_taken)
+        for other in range(state.players):
+            if other != seat:
+                count = len(taken[other])
+                taken[other], drawn = drawn[:count], drawn[count:]
+        # last_turn keeps the true values: views hide them from the other seats.
+        return replace(state, rng=rng, water_taken=tuple(taken))
+
     def dump(self, state: DesertState) -> dict[str, Any]:
         return dump_state(state)
 
@@ -164,7 +219,15 @@ class DesertGame:
         if seat != state.current:
             raise illegal("desert.not_your_turn", other=state.current + 1)
 
-    def apply(self, state: DesertState, seat: Seat, move: Move) -> DesertState:
+    def play(self, state: DesertState, seat: Seat, move: Move) -> Step[DesertState]:
+        after = self._apply(state, seat, move)
+        # Every move records itself as the last placement of the turn.
+        events = placement_events(after.last_turn[-1])
+        if after.phase == "over":
+            events += (end_event(after),)
+        return Step(after, events)
+
+    def _apply(self, state: DesertState, seat: Seat, move: Move) -> DesertState:
         self._check_turn(state, seat)
         if state.phase == "discard":
             if not isinstance(move, Discard):
@@ -338,7 +401,7 @@ class DesertGame:
         else:
             raise illegal(expect)
         if len(moves) == 1:
-            self.apply(state, seat, moves[0])
+            self._apply(state, seat, moves[0])
             return moves
         scratch = state
         for number, move in enumerate(moves, start=1):
@@ -348,18 +411,68 @@ class DesertGame:
                     if state.allowance == 1:
                         raise illegal("desert.r12")
                     raise illegal("desert.r13_end", first=self.format_move(moves[0]))
-                scratch = self.apply(scratch, seat, move)
+                scratch = self._apply(scratch, seat, move)
             except MoveError as error:
                 raise illegal(
                     "desert.part_failed",
                     index=number,
                     part=self.format_move(move),
-                    reason=error.message,
-                    reason_key=error.key,
-                    **{k: v for k, v in error.params.items() if isinstance(v, str | int)},
+                    reason=Term(error.key, error.params),
                 ) from error
         return moves
 
 
+def _space(at: Coord) -> str:
+    return NAMES[index(at)]
+
+
+def placement_events(p: Placement) -> tuple[Event, ...]:
+    """The log of one placement: public text, and its hidden values for the mover."""
+    colour: Term | None = colour_term(p.colour) if p.colour else None
+    if p.kind == "discard":
+        assert colour is not None
+        return (Event("desert.log.discard", {"colour": colour}, p.seat),)
+    if p.kind == "pass":
+        return (Event("desert.log.pass", seat=p.seat),)
+    assert colour is not None and p.at is not None
+    where: dict[str, Param] = {"colour": colour, "space": _space(p.at)}
+    if p.kind == "leader":
+        return (Event("desert.log.leader", where, p.seat),)
+    details: list[Event] = []
+    private: list[Event] = []
+    if p.water_space is not None:
+        details.append(Event("desert.log.water"))
+        private.append(
+            Event(
+                "desert.log.water_points",
+                {"space": _space(p.water_space), "points": points(p.water_points)},
+                p.seat,
+                to=p.seat,
+            )
+        )
+    details.extend(Event("desert.log.oasis", {"space": _space(o)}) for o in p.oases)
+    for area in p.areas:
+        inside = [Event("desert.log.oasis", {"space": _space(o)}) for o in area.oases]
+        if area.water_spaces:
+            count = len(area.water_spaces)
+            inside.insert(0, Event("desert.log.area_water", {"count": count}))
+            private.append(
+                Event(
+                    "desert.log.area_water_points",
+                    {"count": count, "points": points(area.water_points)},
+                    p.seat,
+                    to=p.seat,
+                )
+            )
+        details.append(Event("desert.log.area", {"count": len(area.spaces)}, details=tuple(inside)))
+    return (Event("desert.log.camel", where, p.seat, details=tuple(details)), *private)
+
+
+def end_event(s: DesertState) -> Event:
+    """Why the game ended: a colour ran out (EG1) or a whole round passed (EG2)."""
+    if 0 in s.supply:
+        return Event("desert.log.end_supply", {"colour": colour_term(COLOURS[s.supply.index(0)])})
+    return Event("desert.log.end_passes")
+
+
 GAME = DesertGame()
-_CONTRACT: Game[DesertState, Move] = GAME  # lets mypy check the protocol

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.core import Outcome, Seat
+from games.core import Event, Outcome, Seat, Term
 from games.desert import rules, scoring
 from games.desert.board import COORDS, TERRAIN_BY_COORD, layout
 from games.desert.model import COLOURS, DesertView, Piece, Placement, PlayerInfo
@@ -82,3 +82,26 @@ def build_view(s: DesertState, viewer: Seat | None, outcome: Outcome | None) -> 
         last_turn=tuple(p if sees(p.seat) else _conceal(p) for p in s.last_turn),
         outcome=outcome,
     )
+
+
+def hand_lines(view: DesertView) -> tuple[Event, ...]:
+    """A seat's private summary: its water holes (hidden from the others) and points."""
+    if view.viewer is None:
+        return ()
+    me = view.info[view.viewer]
+    lines = [
+        Event("desert.hand.water", {"count": me.water_count, "points": points(me.water_points)}),
+        Event("desert.hand.oases", {"points": points(me.oasis_points)}),
+        Event("desert.hand.areas", {"points": points(me.area_points)}),
+    ]
+    if me.total is not None:
+        lines.append(Event("desert.hand.total", {"points": points(me.total)}))
+    if me.leaders_left:
+        colours = tuple(Term(f"desert.colour.{c}") for c in me.leaders_left)
+        lines.append(Event("desert.hand.leaders_left", {"colours": colours}))
+    return tuple(lines)
+
+
+def points(count: int | None) -> Term:
+    """ "7 points", "1 point" in the reader's language."""
+    return Term("common.points", {"count": count or 0})

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from games.core import IllegalMove, InvalidMove, MoveError, complete
+from games import catalogue
+from games.core import IllegalMove, InvalidMove, MoveError, Term, bot_move, complete
 from games.desert import GAME, DesertState, Discard, Pass, PlaceCamel, PlaceLeader, parse_coord
 from games.desert.ai import choose_move
-from games.desert.messages import MESSAGES
 from tests.desert.helpers import play, position
 
 
@@ -35,7 +35,7 @@ def states_of_every_phase() -> list[DesertState]:
     while GAME.to_act(state) and len(seen) < 60:
         seen.append(state)
         seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, choose_move(state, seat))
+        state = GAME.apply(state, seat, bot_move(GAME, choose_move, state, seat, len(seen)))
     return seen
 
 
@@ -108,8 +108,10 @@ def test_two_camel_command_is_all_or_nothing_and_names_the_failing_part() -> Non
     error = info.value
     assert error.key == "desert.part_failed"
     assert error.params["index"] == 2 and error.params["part"] == "white Q10"
-    assert error.params["reason_key"] == "desert.r9"
-    assert error.params["space"] == "Q10"  # the inner params come along for translation
+    # The inner error comes along as a Term, so it is translated too.
+    assert error.params["reason"] == Term(
+        "desert.r9", {"space": "Q10", "colour": Term("desert.colour.white")}
+    )
     assert "white Q10" in str(error) and "R9" in str(error)
     assert GAME.legal_moves(state, 0)
     # Nothing was applied: the same command minus the bad part still works from scratch.
@@ -197,26 +199,38 @@ def test_complete_offers_legal_continuations() -> None:
     assert complete(GAME, state, 1, "") == []
 
 
+# Texts of the catalogue that are not errors nor grouped (log, board, hand, ...).
+NOT_ERRORS = {"desert.title", "desert.footer", "desert.notation"}
+
+
 def test_every_message_key_is_used_and_every_used_key_exists() -> None:
+    """Error keys raised by illegal()/invalid() and catalogue keys match one to one."""
     source = "\n".join(
         p.read_text(encoding="utf-8")
         for p in Path(__file__).parents[2].joinpath("games", "desert").glob("*.py")
-        if p.name != "messages.py"
     )
-    used = set(re.findall(r'"(desert\.[a-z0-9_]+)"', source))
-    assert used == set(MESSAGES)
-    for key, template in MESSAGES.items():
-        params = dict.fromkeys(re.findall(r"{(\w+)}", template), "X")
-        assert template.format(**params)
-        assert key.startswith("desert.")
+    english = catalogue.load_source("games.desert", "en")
+    raised = set(re.findall(r'(?:illegal|invalid)\(\s*"(desert\.[a-z0-9_]+)"', source))
+    raised |= set(re.findall(r'"(desert\.expect_[a-z]+)"', source))  # raise illegal(expect)
+    assert raised <= set(english), raised - set(english)
+    # Every ungrouped key ("desert.r9", not "desert.log.camel") is an error some code raises.
+    errors = {key for key in english if key.count(".") == 1} - NOT_ERRORS
+    assert errors == raised
+    # Every other key the engine names (log, decisions, hand) exists too.
+    used = set(re.findall(r'"(desert\.[a-z0-9_.]+)"', source))
+    assert used <= set(english), used - set(english)
+    assert all(key.startswith("desert.") for key in english)
 
 
-def test_every_error_carries_its_key_and_plain_params() -> None:
+def test_every_error_carries_its_key_and_translatable_params() -> None:
     state = camel_state()
     for text in ("orange G10", "orange H5", "pink C6", "orange C4 white Q10", "pass", "?"):
         with pytest.raises(MoveError) as info:
             GAME.parse(state, 0, text)
         error = info.value
-        assert error.key in MESSAGES
-        assert str(error) == MESSAGES[error.key].format(**error.params)
-        assert all(type(v) in (str, int) for v in error.params.values())
+        assert catalogue.has(error.key)
+        assert str(error) == catalogue.text("en", error.key, error.params)
+        assert "{" not in str(error)  # every placeholder was filled
+        assert all(isinstance(v, str | int | Term) for v in error.params.values())
+        for lang in ("en", "fr"):
+            assert catalogue.text(lang, error.key, error.params)

@@ -1,4 +1,7 @@
-"""Whole games with the baseline AI and with random legal moves (hypothesis)."""
+"""Whole games with the baseline AI and with random legal moves (hypothesis).
+
+The AI's own properties (strength, seeing only its view) are in test_ai.py.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core import IllegalMove, InvalidMove
+from games.core import IllegalMove, InvalidMove, bot_move
 from games.desert import COLOURS, GAME, DesertState, Move, PlaceCamel, PlaceLeader
 from games.desert.ai import choose_move
 from games.desert.board import COORDS, GRID_NEIGHBOURS, SIZE, layout
@@ -84,12 +87,12 @@ def play_out(players: int, seed: int, chooser: Chooser) -> list[tuple[DesertStat
 @settings(max_examples=15, deadline=None)
 @given(players=st.integers(2, 5), seed=st.integers(0, 2**64 - 1))
 def test_ai_games_run_to_the_end(players: int, seed: int) -> None:
-    history = play_out(players, seed, lambda s, seat: choose_move(s, seat, rng_seed=seed))
+    history = play_out(players, seed, lambda s, seat: bot_move(GAME, choose_move, s, seat, seed))
     # Determinism: the same seed and moves give the same states.
     state = GAME.new(players, seed)
     for before, seat, move in history[:-1]:
         assert state == before
-        assert choose_move(state, seat, rng_seed=seed) == move
+        assert bot_move(GAME, choose_move, state, seat, seed) == move
         state = GAME.apply(state, seat, move)
     assert state == history[-1][0]
 

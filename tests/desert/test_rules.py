@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from games.core import IllegalMove
+from games import catalogue
+from games.core import IllegalMove, Term, bot_move
 from games.desert import (
     COLOURS,
     GAME,
@@ -20,7 +21,6 @@ from games.desert import (
 )
 from games.desert.ai import choose_move
 from games.desert.board import NAMES, SIZE, TERRAIN, layout
-from games.desert.messages import MESSAGES
 from games.desert.state import EMPTY
 from tests.desert.helpers import play, position, sq
 
@@ -31,7 +31,7 @@ def refused(state: DesertState, seat: int, text: str, key: str) -> IllegalMove:
     with pytest.raises(IllegalMove) as info:
         play(state, seat, text)
     assert info.value.key == key, info.value.message
-    assert info.value.message == MESSAGES[key].format(**info.value.params)
+    assert info.value.message == catalogue.text("en", key, info.value.params)
     return info.value
 
 
@@ -57,7 +57,7 @@ def riders_done(players: int, seed: int) -> DesertState:
     state = GAME.new(players, seed)
     while state.phase in ("discard", "riders"):
         seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, choose_move(state, seat))
+        state = GAME.apply(state, seat, bot_move(GAME, choose_move, state, seat, seed))
     return state
 
 
@@ -113,7 +113,7 @@ def test_seats_move_in_order_and_seat_1_starts_both_phases() -> None:
     while state.phase == "riders":
         seat = GAME.to_act(state)[0]
         order.append(seat)
-        state = GAME.apply(state, seat, choose_move(state, seat))
+        state = GAME.apply(state, seat, bot_move(GAME, choose_move, state, seat, len(order)))
     assert order == [0, 1, 2] * 5
     assert GAME.to_act(state) == (0,)
 
@@ -126,7 +126,7 @@ def test_five_players_discard_distinct_colours_first() -> None:
     state = play(state, 0, "discard pink")
     assert Discard("pink") not in GAME.legal_moves(state, 1)
     error = refused(state, 1, "discard pink", "desert.discard_taken")
-    assert error.params == {"other": 1, "colour": "pink"}
+    assert error.params == {"other": 1, "colour": Term("desert.colour.pink")}
     refused(state, 1, "orange F9", "desert.expect_discard")
     for seat, colour in enumerate(("white", "green", "yellow", "orange"), start=1):
         state = play(state, seat, f"discard {colour}")
@@ -145,7 +145,7 @@ def test_five_players_have_four_rider_rounds() -> None:
     while state.phase != "camels":
         seat = GAME.to_act(state)[0]
         rounds.add(state.rider_round)
-        move = choose_move(state, seat)
+        move = bot_move(GAME, choose_move, state, seat, 4)
         leaders += isinstance(move, PlaceLeader)
         state = GAME.apply(state, seat, move)
     assert rounds == {0, 1, 2, 3, 4}  # 0: the discard phase
@@ -176,7 +176,7 @@ def test_r1_leader_only_on_active_empty_sand() -> None:
         "rule": "R1",
         "space": "O12",
         "other": 1,
-        "colour": "white",
+        "colour": Term("desert.colour.white"),
     }
     four = GAME.new(4, 8)
     assert PlaceLeader("white", parse_coord("Q5")) in GAME.legal_moves(four, 0)  # type: ignore[arg-type]
@@ -200,7 +200,7 @@ def test_r3_leader_not_next_to_any_leader() -> None:
     assert error.params == {
         "space": "F11",
         "other": 1,
-        "colour": "white",
+        "colour": Term("desert.colour.white"),
         "at": "F10",
     }
     state = replace(state, current=0)
@@ -224,7 +224,7 @@ def test_r5_first_round_colours_differ_when_possible() -> None:
     state = GAME.new(4, 3)
     state = play(state, 0, "orange F10")
     error = refused(state, 1, "orange C12", "desert.r5")
-    assert error.params == {"other": 1, "colour": "orange"}
+    assert error.params == {"other": 1, "colour": Term("desert.colour.orange")}
     assert {m.colour for m in GAME.legal_moves(state, 1)} == set(COLOURS) - {"orange"}  # type: ignore[union-attr]
     for seat, colour in ((1, "white"), (2, "pink"), (3, "green")):
         state = play(state, seat, f"{colour} {('C12', 'J13', 'N5')[seat - 1]}")
@@ -312,7 +312,7 @@ def test_r8_target_active_empty_and_not_an_oasis() -> None:
 def test_r9_next_to_own_caravan_of_that_colour() -> None:
     state = example_one()
     error = refused(state, 0, "orange G10", "desert.r9")
-    assert error.params == {"space": "G10", "colour": "orange"}
+    assert error.params == {"space": "G10", "colour": Term("desert.colour.orange")}
     refused(state, 0, "orange E6", "desert.r9")  # next to white, not orange
     state = play(state, 0, "orange C6 orange C7")  # grows from its camels too
     assert state.cells[sq("C7")] == state.cells[sq("C5")]
@@ -325,7 +325,12 @@ def test_r10_not_next_to_another_players_same_colour() -> None:
         camels={"E5": (1, "orange"), "D6": (1, "white")},
     )
     error = refused(state, 0, "orange D5", "desert.r10")
-    assert error.params == {"space": "D5", "other": 2, "colour": "orange", "at": "E5"}
+    assert error.params == {
+        "space": "D5",
+        "other": 2,
+        "colour": Term("desert.colour.orange"),
+        "at": "E5",
+    }
     assert "D5" not in targets(state, 0, "orange")
     assert "C6" in targets(state, 0, "orange")  # next to white D6: other colours are fine
 
@@ -363,7 +368,7 @@ def test_r12_first_camel_round_allowance(players: int, reduced: list[int]) -> No
         seat = GAME.to_act(state)[0]
         if state.turn not in seen:
             seen[state.turn] = state.allowance
-        state = GAME.apply(state, seat, choose_move(state, seat))
+        state = GAME.apply(state, seat, bot_move(GAME, choose_move, state, seat, state.turn))
     for turn, allowance in seen.items():
         expected = 1 if turn in reduced else 2
         assert allowance == expected, (turn, allowance)
@@ -377,13 +382,16 @@ def test_r12_second_camel_checked_after_the_first() -> None:
     with pytest.raises(IllegalMove) as info:
         play(example_one(), 0, "orange C3 orange C4")
     assert info.value.key == "desert.part_failed"
-    assert info.value.params["index"] == 1 and info.value.params["reason_key"] == "desert.r9"
+    assert info.value.params["index"] == 1
+    reason = info.value.params["reason"]
+    assert isinstance(reason, Term) and reason.key == "desert.r9"
 
 
 def test_r12_one_camel_turn_refuses_a_second() -> None:
     state = again(example_one(), allowance=1)
     error = refused(state, 0, "orange C4 white E4", "desert.part_failed")
-    assert error.params["index"] == 2 and error.params["reason_key"] == "desert.r12"
+    assert error.params["index"] == 2
+    assert error.params["reason"] == Term("desert.r12")
     after = play(state, 0, "orange C4")
     assert GAME.to_act(after) == (1,)
 
@@ -409,7 +417,7 @@ def test_r13_turn_ends_when_no_more_camel_fits() -> None:
     after = play(state, 0, "white B9")
     assert GAME.to_act(after) == (1,) and after.allowance == 2
     error = refused(state, 0, "white B9 white C10", "desert.part_failed")
-    assert error.params["reason_key"] == "desert.r13_end"
+    assert error.params["reason"] == Term("desert.r13_end", {"first": "white B9"})
 
 
 def test_r13_pass_only_when_nothing_can_be_placed() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from games.core import bot_move
 from games.desert import GAME, DesertState, DesertView, Placement
 from games.desert.ai import choose_move
 from games.desert.board import COORDS, SIZE
@@ -62,7 +63,7 @@ def test_no_view_shows_another_seats_water_values() -> None:
         while GAME.to_act(state):
             assert_no_leak(state)
             seat = GAME.to_act(state)[0]
-            state = GAME.apply(state, seat, choose_move(state, seat))
+            state = GAME.apply(state, seat, bot_move(GAME, choose_move, state, seat, state.turn))
             taken += any(p.water_points for p in state.last_turn)
             areas += any(p.areas for p in state.last_turn)
         assert_no_leak(state)
@@ -87,7 +88,7 @@ def test_final_view_shows_everything() -> None:
     state = GAME.new(3, SEED)
     while GAME.to_act(state):
         seat = GAME.to_act(state)[0]
-        state = GAME.apply(state, seat, choose_move(state, seat))
+        state = GAME.apply(state, seat, bot_move(GAME, choose_move, state, seat, SEED))
     outcome = GAME.outcome(state)
     assert outcome is not None
     view = GAME.view(state, None)

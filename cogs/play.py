@@ -1,0 +1,120 @@
+"""The move cog every game shares: ``/<game> move notation:`` with autocomplete.
+
+A game's cog subclasses :class:`GameCog` with its key, its renderer and its
+command group; it only adds what is special to it (extra commands, buttons)::
+
+    class DesertCog(GameCog, group_name=cmd("desert", "desert.cmd.name"),
+                    group_description=cmd("Play …", "desert.cmd.description")):
+        key = "desert"
+        renderer = DesertRenderer()
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import TYPE_CHECKING, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserError
+from bot.service import GameService, Session
+from bot.translator import cmd
+from cogs import boards
+from cogs.flow import publish
+from games.core import Seat, complete
+
+if TYPE_CHECKING:
+    from bot.app import Caravanserai
+
+log = logging.getLogger(__name__)
+
+CHOICE_LIMIT = 25  # Discord: at most 25 suggestions of at most 100 characters
+VALUE_LIMIT = 100
+
+
+@app_commands.guild_only()
+class GameCog(commands.GroupCog):
+    """``/<key> move`` for one game; subclasses set ``key`` and ``renderer``."""
+
+    key: ClassVar[str]
+    renderer: ClassVar[boards.Renderer]
+
+    def __init__(self, bot: Caravanserai) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> GameService:
+        return self.bot.service
+
+    async def cog_load(self) -> None:
+        boards.register(self.key, self.renderer)
+
+    # ------------------------------------------------------------------ helpers for subclasses
+
+    async def my_turn(self, interaction: discord.Interaction) -> tuple[Session, Seat] | None:
+        """(session, seat) when the user must act in this game here; else None.
+
+        Autocomplete must never raise: anything unusual just offers nothing.
+        """
+        if interaction.channel_id is None:
+            return None
+        session = await self.service.session_in(interaction.channel_id)
+        if session is None or session.key != self.key or session.state is None:
+            return None
+        seat = session.seat_of(interaction.user.id)
+        if seat is None or session.ai_plays(seat) or seat not in session.to_act:
+            return None
+        return session, seat
+
+    async def play(self, interaction: discord.Interaction, text: str) -> None:
+        """Validate and save the command, then publish the turn (the generic flow)."""
+        assert interaction.channel_id is not None
+        session = await self.service.require_session(interaction.channel_id)
+        if session.key != self.key:
+            raise UserError("game.wrong_command", command=f"/{session.key}")
+        report = await self.service.play(interaction.channel_id, interaction.user.id, text)
+        await publish(interaction, self.service, report)
+
+    # ------------------------------------------------------------------ /<game> move
+
+    @app_commands.command(
+        name=cmd("move", "cmd.move.name"),
+        description=cmd("Make your move (autocompletes your legal moves)", "cmd.move.description"),
+    )
+    @app_commands.rename(notation=cmd("notation", "cmd.move.notation.name"))
+    @app_commands.describe(
+        notation=cmd(
+            "Type or pick your move: the list shows your legal moves",
+            "cmd.move.notation.description",
+        )
+    )
+    async def move(self, interaction: discord.Interaction, notation: str) -> None:
+        await self.play(interaction, notation)
+
+    @move.autocomplete("notation")
+    async def move_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        found = await self.my_turn(interaction)
+        if found is None:
+            return []
+        session, seat = found
+        suggestions = complete(session.engine, session.state, seat, current[:VALUE_LIMIT])
+        return [
+            app_commands.Choice(name=s.label[:VALUE_LIMIT], value=s.command[:VALUE_LIMIT])
+            for s in suggestions[:CHOICE_LIMIT]
+        ]
+
+
+def game_cog_class(extension: str, key: str) -> type[GameCog]:
+    """The GameCog subclass a game's extension module defines (tools and tests)."""
+    module = importlib.import_module(extension)
+    for value in vars(module).values():
+        if isinstance(value, type) and issubclass(value, GameCog) and value is not GameCog:
+            cog: type[GameCog] = value
+            if cog.key == key:
+                return cog
+    raise LookupError(f"{extension} defines no GameCog for {key!r}")

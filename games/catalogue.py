@@ -1,0 +1,129 @@
+"""Message catalogues: every text a player reads, in English and French.
+
+A *source* is a package with ``locales/en.json`` and ``locales/fr.json``:
+flat objects mapping a key (``"desert.log.camel"``) to a template. A
+template is a ``str.format`` string with ``{named}`` params, or a plural
+object ``{"one": …, "other": …}`` chosen by the ``count`` param with each
+language's own rule (French says "0 case", English "0 spaces").
+
+Sources: this package (``core.*`` engine-wide messages and ``common.*`` board
+words), the bot's replies, and one per registered game (``GameSpec.package``).
+Stdlib only, so engines (error texts), renderers (board labels) and the bot
+(replies) all share it.
+"""
+
+from __future__ import annotations
+
+import json
+import string
+import threading
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from games.core import Params, Term
+
+LANGUAGES = ("en", "fr")
+FALLBACK = "en"
+PLURAL_FORMS = ("one", "other")
+
+Template = str | Mapping[str, str]
+
+_sources: list[str] = ["games"]
+_lock = threading.Lock()
+
+
+def add_source(package: str) -> None:
+    """Merge ``package``'s catalogues in (idempotent)."""
+    with _lock:
+        if package in _sources:
+            return
+        _sources.append(package)
+        messages.cache_clear()
+
+
+def sources() -> tuple[str, ...]:
+    return tuple(_sources)
+
+
+@cache
+def load_source(package: str, lang: str) -> dict[str, Template]:
+    """One source's catalogue in one language, exactly as written."""
+    path = resources.files(package).joinpath(f"locales/{lang}.json")
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    for key, value in data.items():
+        if isinstance(value, dict):
+            if set(value) != set(PLURAL_FORMS) or not all(
+                isinstance(v, str) for v in value.values()
+            ):
+                raise ValueError(
+                    f"{package} {lang}: plural {key!r} needs exactly 'one' and 'other'"
+                )
+        elif not isinstance(value, str):
+            raise ValueError(f"{package} {lang}: {key!r} is neither text nor a plural")
+    return data
+
+
+@cache
+def messages(lang: str) -> dict[str, Template]:
+    """Every source merged, for one language; later sources may not redefine keys."""
+    merged: dict[str, Template] = {}
+    for package in sources():
+        for key, value in load_source(package, lang).items():
+            if key in merged:
+                raise ValueError(f"catalogue key {key!r} is defined twice ({package})")
+            merged[key] = value
+    return merged
+
+
+def has(key: str, lang: str = FALLBACK) -> bool:
+    return key in messages(lang)
+
+
+def plural_form(lang: str, count: int) -> str:
+    """CLDR's rule for the two languages: French treats 0 and 1 as singular."""
+    if lang == "fr":
+        return "one" if abs(count) < 2 else "other"
+    return "one" if count == 1 else "other"
+
+
+def text(lang: str, key: str, params: Params | None = None, default: str | None = None) -> str:
+    """The message ``key`` in ``lang`` (English if missing there), formatted."""
+    lang = lang if lang in LANGUAGES else FALLBACK
+    params = params or {}
+    template = messages(lang).get(key)
+    if template is None:
+        template = messages(FALLBACK).get(key)
+    if template is None:
+        template = default if default is not None else key
+    if not isinstance(template, str):
+        count = params.get("count", 0)
+        template = template[plural_form(lang, count if isinstance(count, int) else 0)]
+    values = {name: _value(lang, value) for name, value in params.items()}
+    return string.Formatter().vformat(template, (), _Defaults(values))
+
+
+def term(lang: str, value: Term) -> str:
+    return text(lang, value.key, value.params)
+
+
+def _value(lang: str, value: object) -> object:
+    if isinstance(value, Term):
+        return term(lang, value)
+    if isinstance(value, tuple):
+        return ", ".join(str(_value(lang, v)) for v in value)
+    return value
+
+
+class _Defaults(dict[str, object]):
+    """Leave unknown placeholders visible instead of raising KeyError."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def placeholders(template: Template) -> set[str]:
+    """The ``{named}`` params a template uses (all plural forms together)."""
+    forms = [template] if isinstance(template, str) else list(template.values())
+    return {name for form in forms for _, name, _, _ in string.Formatter().parse(form) if name}

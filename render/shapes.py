@@ -1,0 +1,98 @@
+"""Geometry primitives and marker shapes: polygons, seat markers, crown, arrow."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from PIL import ImageDraw
+
+from render.palette import GOLD, INK, PAPER, Shape, player_style
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def regular_polygon(centre: Point, radius: float, sides: int, rotation: float = 0.0) -> list[Point]:
+    """Corners of a regular polygon; rotation 0 puts a corner straight up."""
+    cx, cy = centre
+    return [
+        (
+            cx + radius * math.sin(math.radians(rotation + 360 * i / sides)),
+            cy - radius * math.cos(math.radians(rotation + 360 * i / sides)),
+        )
+        for i in range(sides)
+    ]
+
+
+def shape_points(shape: Shape, centre: Point, radius: float) -> list[Point]:
+    """Outline of a marker shape of roughly equal visual weight at ``radius``."""
+    cx, cy = centre
+    if shape == "square":
+        r = radius * 0.86
+        return [(cx - r, cy - r), (cx + r, cy - r), (cx + r, cy + r), (cx - r, cy + r)]
+    if shape == "triangle":
+        # centroid at the centre, slightly larger so it looks as big as the others
+        return regular_polygon((cx, cy + radius * 0.12), radius * 1.22, 3)
+    if shape == "diamond":
+        return regular_polygon(centre, radius * 1.12, 4)
+    if shape == "star":
+        outer = regular_polygon(centre, radius * 1.15, 5)
+        inner = regular_polygon(centre, radius * 0.62, 5, rotation=36)
+        return [p for pair in zip(outer, inner, strict=True) for p in pair]
+    return regular_polygon(centre, radius, 48)  # circle
+
+
+def draw_shape(
+    draw: ImageDraw.ImageDraw,
+    shape: Shape,
+    centre: Point,
+    radius: float,
+    fill: Sequence[int] | None,
+    outline: Sequence[int] | None = None,
+    width: int = 1,
+) -> None:
+    draw.polygon(
+        shape_points(shape, centre, radius),
+        fill=None if fill is None else tuple(fill),
+        outline=None if outline is None else tuple(outline),
+        width=width,
+    )
+
+
+def draw_player_marker(
+    draw: ImageDraw.ImageDraw,
+    seat: int,
+    centre: Point,
+    radius: float,
+    edge: Sequence[int] = PAPER,
+) -> None:
+    """The seat's shape in its colour, edged so it shows on dark or light."""
+    style = player_style(seat)
+    draw_shape(draw, style.shape, centre, radius, style.colour, edge, width=2)
+
+
+def draw_crown(draw: ImageDraw.ImageDraw, centre: Point, size: float) -> None:
+    """A gold crown ``2 * size`` wide: a winner, or a leader piece's rider."""
+    cx, cy = centre
+    w, h = size, size * 0.7
+    points = [
+        (cx - w, cy + h / 2),
+        (cx - w, cy - h / 2),
+        (cx - w / 2, cy),
+        (cx, cy - h * 0.75),
+        (cx + w / 2, cy),
+        (cx + w, cy - h / 2),
+        (cx + w, cy + h / 2),
+    ]
+    draw.polygon(points, fill=GOLD, outline=INK, width=max(1, round(size / 7)))
+
+
+def draw_arrow(draw: ImageDraw.ImageDraw, centre: Point, size: float) -> None:
+    """A gold arrow pointing right: whose turn it is."""
+    cx, cy = centre
+    draw.polygon(
+        [(cx - size * 0.7, cy - size), (cx + size, cy), (cx - size * 0.7, cy + size)],
+        fill=GOLD,
+        outline=INK,
+    )

@@ -1,0 +1,73 @@
+"""Helpers of the contract suite: registered games, seeded playouts, event walks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot import registry
+from cogs.boards import Renderer
+from cogs.play import game_cog_class
+from games.core import Event, GameSpec, Rng, Seat, Step, bot_move
+
+TEST_GAMES = ("tests.nim",)  # games that exist only in tests/, registered the same way
+
+
+def all_specs() -> Mapping[str, GameSpec]:
+    """Every registered game, the test-only ones included."""
+    return registry.load((*registry.GAMES, *TEST_GAMES))
+
+
+def renderer_of(spec: GameSpec) -> Renderer:
+    """The renderer the game's cog registers."""
+    return game_cog_class(spec.extension, spec.key).renderer
+
+
+@dataclass(frozen=True)
+class Ply:
+    before: Any
+    seat: Seat
+    move: Any
+    step: Step[Any]
+
+
+def playout(
+    spec: GameSpec,
+    players: int,
+    seed: int,
+    options: Mapping[str, str] | None = None,
+    *,
+    limit: int = 2000,
+) -> Iterator[Ply]:
+    """A whole game where bots (and, one seat in three, random moves) play every seat.
+
+    When several seats must act, which one moves first is drawn too, so the
+    order of simultaneous decisions varies between seeds.
+    """
+    engine = spec.engine
+    state = engine.new(players, seed, options)
+    rng = Rng.from_seed(seed ^ 0x5EED)
+    for ply in range(limit):
+        seats = engine.to_act(state)
+        if not seats:
+            return
+        pick, rng = rng.randbelow(len(seats))
+        seat = seats[pick]
+        if seat % 3 == 2:
+            legal = engine.legal_moves(state, seat)
+            index, rng = rng.randbelow(len(legal))
+            move = legal[index]
+        else:
+            move = bot_move(engine, spec.bot, state, seat, seed + ply)
+        step = engine.play(state, seat, move)
+        yield Ply(state, seat, move, step)
+        state = step.state
+    raise AssertionError(f"{spec.key}: no end after {limit} moves")
+
+
+def walk(events: tuple[Event, ...]) -> Iterator[Event]:
+    """Every event and every detail inside it."""
+    for event in events:
+        yield event
+        yield from walk(event.details)

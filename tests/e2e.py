@@ -1,0 +1,160 @@
+"""Shared pieces of the end-to-end tests: the real bot process against a loopback Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import re
+import signal
+import sqlite3
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from tests.fakediscord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parents[1]
+MENTION = re.compile(r"<@(\d+)>")
+
+
+class BotProcess:
+    """`python -m bot` as a user starts it, configured through the environment."""
+
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        workdir: Path,
+        guild_id: int,
+        extra_env: dict[str, str] | None = None,
+    ) -> None:
+        self.fake = fake
+        self.workdir = workdir
+        self.env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")},
+            **fake.bot_env(),
+            "DATABASE_URL": f"sqlite:///{workdir / 'games.db'}",
+            "DISCORD_GUILD_IDS": str(guild_id),
+            "LOG_LEVEL": "INFO",
+            **(extra_env or {}),
+        }
+        self.process: asyncio.subprocess.Process | None = None
+        self.log = workdir / "bot.log"
+
+    async def start(self) -> None:
+        seen = self.fake.ready_count
+        with self.log.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", cwd=ROOT, env=self.env, stdout=log, stderr=log
+            )
+        await self.fake.wait_ready(60, after=seen)
+        # The bot syncs commands before connecting; give on_ready a moment.
+        await asyncio.sleep(0.2)
+
+    async def stop(self) -> int:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        code = await asyncio.wait_for(self.process.wait(), 30)
+        self.process = None
+        return code
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.kill()
+
+    def database(self) -> sqlite3.Connection:
+        return sqlite3.connect(self.workdir / "games.db")
+
+    def game_version(self) -> int:
+        with self.database() as db:
+            row = db.execute("SELECT version FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        return 0 if row is None else int(row[0])
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    bot: BotProcess
+    alice: Any
+    bob: Any
+    carol: Any
+    channel: Any
+    users: dict[int, Any]
+
+
+@asynccontextmanager
+async def open_world(
+    tmp_path: Path, extra_env: dict[str, str] | None = None
+) -> AsyncIterator[World]:
+    """A loopback Discord with three users (Bob's client is in French) and the bot running."""
+    fake = await FakeDiscord().start()
+    alice = fake.add_user("alice")
+    bob = fake.add_user("bob", locale="fr")
+    carol = fake.add_user("carol")
+    guild = fake.add_guild("Caravan", alice)
+    for user in (bob, carol):
+        fake.add_member(guild, user)
+    channel = fake.add_channel(guild, "desert")
+    bot = BotProcess(fake, tmp_path, guild.id, extra_env)
+    try:
+        await bot.start()
+        users = {u.id: u for u in (alice, bob, carol)}
+        yield World(fake, bot, alice, bob, carol, channel, users)
+    finally:
+        bot.kill()
+        await fake.stop()
+        if sys.exc_info()[0] is not None:
+            print(bot.log.read_text(errors="replace")[-5000:])
+
+
+async def public(
+    world: World,
+    user: Any,
+    command: str,
+    options: dict[str, Any] | None = None,
+    locale: str | None = None,
+) -> Any:
+    """Run a command that must succeed publicly within Discord's 3 s."""
+    it = await world.fake.slash(user, world.channel, command, options or {}, locale=locale)
+    message = await it.final(timeout=20)
+    assert it.ack_latency < 3, f"{command} acknowledged after {it.ack_latency:.2f}s"
+    assert not it.ephemeral, f"{command} answered privately: {message.content}"
+    return message
+
+
+async def refused(
+    world: World,
+    user: Any,
+    command: str,
+    options: dict[str, Any],
+    expected: str,
+    locale: str | None = None,
+) -> None:
+    """A bad command: a private, localized refusal that changes nothing."""
+    version = world.bot.game_version()
+    posted = len(world.fake.messages(world.channel))
+    it = await world.fake.slash(user, world.channel, command, options, locale=locale)
+    message = await it.final(timeout=20)
+    assert it.ack_latency < 3
+    assert it.ephemeral, f"refusal shown publicly: {message.content}"
+    assert expected in message.content, message.content
+    assert world.bot.game_version() == version
+    assert len(world.fake.messages(world.channel)) == posted
+
+
+def board_png(message: Any) -> Image.Image:
+    image = Image.open(io.BytesIO(message.files["board.png"]))
+    assert image.format == "PNG" and 1000 <= image.width <= 1400
+    assert message.embeds and message.embeds[0]["image"]["url"].endswith("/board.png")
+    return image
+
+
+def next_player(world: World, message: Any) -> Any | None:
+    """Whoever the bot pinged to act next (None when the game is over)."""
+    pinged = [int(uid) for uid in MENTION.findall(message.content.split("➡️", 1)[-1])]
+    return world.users[pinged[-1]] if pinged and "➡️" in message.content else None

@@ -1,0 +1,253 @@
+"""The engine contract, checked the same way for every registered game.
+
+Parametrized over the registry (plus the test-only games), so a new game is
+covered by adding its registry line: whole seeded games for every player
+count with a dump/load round trip at every step, determinism, notation
+round trips, legal moves agreeing with play, decisions, events and their
+catalogue entries, hidden information (views and events against resampled
+twins), bots deciding from their seat's view, autocomplete, and rendering.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from games import catalogue
+from games.core import (
+    Event,
+    GameSpec,
+    InvalidOption,
+    MoveError,
+    OptionSpec,
+    bot_move,
+    complete,
+    play_all,
+)
+from tests.contract import Ply, all_specs, playout, renderer_of, walk
+
+SPECS = all_specs()
+COUNTS = [
+    (key, players)
+    for key, spec in SPECS.items()
+    for players in range(spec.engine.min_players, spec.engine.max_players + 1)
+]
+SEEDS = (11, 2026)
+
+
+def options_for(spec: GameSpec, seed: int) -> dict[str, str]:
+    """A different option choice per seed, so every variant is played."""
+    return {o.name: o.choices[seed % len(o.choices)] for o in spec.engine.options}
+
+
+def game(key: str, players: int, seed: int) -> list[Ply]:
+    spec = SPECS[key]
+    return list(playout(spec, players, seed, options_for(spec, seed)))
+
+
+def test_the_test_game_is_registered_like_the_real_ones() -> None:
+    assert "desert" in SPECS and "nim" in SPECS
+    for spec in SPECS.values():
+        assert catalogue.has(f"{spec.key}.title", "en") and catalogue.has(f"{spec.key}.title", "fr")
+
+
+@pytest.mark.parametrize(("key", "players"), COUNTS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_whole_games_round_trip_and_replay(key: str, players: int, seed: int) -> None:
+    """Every state dumps to JSON and loads back equal; the seed and moves replay it."""
+    engine = SPECS[key].engine
+    plies = game(key, players, seed)
+    final = plies[-1].step.state
+    assert engine.to_act(final) == () and engine.decisions(final) == ()
+    assert engine.outcome(final) is not None
+    replay = engine.new(players, seed, options_for(SPECS[key], seed))
+    for ply in plies:
+        data = engine.dump(ply.before)
+        assert engine.load(json.loads(json.dumps(data))) == ply.before
+        assert engine.dump(replay) == data
+        replay = engine.apply(replay, ply.seat, ply.move)
+    assert engine.load(json.loads(json.dumps(engine.dump(final)))) == final
+    assert engine.dump(replay) == engine.dump(final)
+
+
+@pytest.mark.parametrize(("key", "players"), COUNTS)
+def test_legal_moves_notation_and_decisions_agree(key: str, players: int) -> None:
+    engine = SPECS[key].engine
+    others: list[Any] = []  # moves legal somewhere else, to try where they may not be
+    for ply in game(key, players, SEEDS[0]):
+        state = ply.before
+        acting = engine.to_act(state)
+        assert acting == tuple(dict.fromkeys(d.seat for d in engine.decisions(state)))
+        for seat in range(players):
+            legal = engine.legal_moves(state, seat)
+            assert bool(legal) == (seat in acting), (seat, acting)
+            for move in legal:
+                assert engine.parse(state, seat, engine.format_move(move)) == (move,)
+                engine.play(state, seat, move)  # legal moves apply
+            for move in others[-12:]:
+                if move not in legal:
+                    with pytest.raises(MoveError):
+                        engine.play(state, seat, move)
+        others.extend(engine.legal_moves(state, ply.seat))
+
+
+def test_options_are_declared_and_checked() -> None:
+    for spec in SPECS.values():
+        engine = spec.engine
+        for option in engine.options:
+            assert isinstance(option, OptionSpec) and option.default in option.choices
+            assert catalogue.has(f"{spec.key}.option.{option.name}", "fr")
+            for choice in option.choices:
+                assert catalogue.has(f"{spec.key}.option.{option.name}.{choice}", "fr")
+                engine.new(engine.min_players, 1, {option.name: choice})
+        with pytest.raises(InvalidOption):
+            engine.new(engine.min_players, 1, {"no-such-option": "x"})
+
+
+def keys_of(events: tuple[Event, ...]) -> set[str]:
+    keys = set()
+    for event in walk(events):
+        keys.add(event.key)
+        keys.update(_term_keys(event.params))
+    return keys
+
+
+def _term_keys(params: Any) -> set[str]:
+    found = set()
+    for value in params.values():
+        values = value if isinstance(value, tuple) else (value,)
+        for v in values:
+            if hasattr(v, "key") and hasattr(v, "params"):
+                found.add(v.key)
+                found |= _term_keys(v.params)
+    return found
+
+
+@pytest.mark.parametrize(("key", "players"), COUNTS)
+def test_every_text_a_game_emits_is_in_both_catalogues(key: str, players: int) -> None:
+    """Events, decisions, /game hand lines and refusals all have en and fr texts."""
+    engine = SPECS[key].engine
+    used: set[str] = set()
+    for ply in game(key, players, SEEDS[1]):
+        used |= keys_of(ply.step.events)
+        for decision in engine.decisions(ply.before):
+            used.add(decision.key)
+            used |= _term_keys(decision.params)
+        for seat in range(players):
+            used |= keys_of(engine.hand(ply.before, seat))
+            try:
+                engine.parse(ply.before, seat, "certainly not a move")
+            except MoveError as error:
+                used.add(error.key)
+                used |= _term_keys(error.params)
+        for event in walk(ply.step.events):
+            if event.to is not None:
+                assert 0 <= event.to < players
+            for detail in walk(event.details):
+                assert detail.to is None, "a detail shares its event's audience"
+    for lang in catalogue.LANGUAGES:
+        missing = sorted(k for k in used if not catalogue.has(k, lang))
+        assert not missing, (lang, missing)
+
+
+@pytest.mark.parametrize(("key", "players"), COUNTS)
+def test_views_and_events_show_nothing_hidden(key: str, players: int) -> None:
+    """A state resampled for a viewer looks the same to him, and so do the moves' events.
+
+    The twin differs in what the viewer cannot see (others' secrets, the
+    draw order, the PRNG). If a view or an event showed any of it, the two
+    would differ. A move may reveal something (a card turned face up): then
+    the views after the move differ and the events may too.
+    """
+    engine = SPECS[key].engine
+    differed = 0
+    for number, ply in enumerate(game(key, players, SEEDS[0])):
+        state = ply.before
+        for viewer in (None, *range(players)):
+            twin = engine.resample(state, viewer, seed=number * 7 + (viewer or 0) + 1)
+            differed += engine.dump(twin) != engine.dump(state)
+            assert engine.view(twin, viewer) == engine.view(state, viewer), viewer
+            if viewer is not None:
+                assert engine.legal_moves(twin, viewer) == engine.legal_moves(state, viewer)
+                assert engine.hand(twin, viewer) == engine.hand(state, viewer)
+            if ply.move not in engine.legal_moves(twin, ply.seat):
+                continue
+            mine, theirs = ply.step, engine.play(twin, ply.seat, ply.move)
+            if engine.view(mine.state, viewer) != engine.view(theirs.state, viewer):
+                continue  # the move revealed what told the twins apart
+            if viewer is None:
+                assert public(mine.events) == public(theirs.events)
+            else:
+                assert seen_by(mine.events, viewer) == seen_by(theirs.events, viewer)
+    assert differed, "resample never changed anything: the test could not fail"
+
+
+def public(events: tuple[Event, ...]) -> tuple[Event, ...]:
+    return tuple(e for e in events if e.to is None)
+
+
+def seen_by(events: tuple[Event, ...], seat: int) -> tuple[Event, ...]:
+    return tuple(e for e in events if e.to in (None, seat))
+
+
+@pytest.mark.parametrize(("key", "players"), COUNTS)
+def test_bots_decide_from_their_seats_view_only(key: str, players: int) -> None:
+    """Two states with the same view for a seat give the bot's same decision."""
+    spec = SPECS[key]
+    engine = spec.engine
+    for number, ply in enumerate(game(key, players, SEEDS[1])):
+        if number % 3:
+            continue
+        for seat in engine.to_act(ply.before):
+            twin = engine.resample(ply.before, seat, seed=number + 99)
+            assert bot_move(engine, spec.bot, twin, seat, number) == bot_move(
+                engine, spec.bot, ply.before, seat, number
+            )
+
+
+@pytest.mark.parametrize(("key", "players"), COUNTS)
+def test_autocomplete_never_offers_an_illegal_command(key: str, players: int) -> None:
+    engine = SPECS[key].engine
+    for number, ply in enumerate(game(key, players, SEEDS[0])):
+        if number % 2:
+            continue
+        state = ply.before
+        for seat in range(players):
+            first = engine.legal_moves(state, seat)[:1]
+            typed = ["", "x"]
+            if first:
+                text = engine.format_move(first[0])
+                typed += [text[:1], text[:3], text + " "]
+            for prefix in typed:
+                suggestions = complete(engine, state, seat, prefix)
+                assert len(suggestions) <= 25
+                if seat not in engine.to_act(state):
+                    assert suggestions == []
+                for suggestion in suggestions:
+                    assert len(suggestion.command) <= 100
+                    moves = engine.parse(state, seat, suggestion.command)
+                    play_all(engine, state, seat, moves)
+
+
+@pytest.mark.parametrize("key", sorted(SPECS))
+def test_every_view_renders_at_every_step(key: str) -> None:
+    """Spectator and every seat, in both languages, from setup to the end."""
+    spec = SPECS[key]
+    engine = spec.engine
+    renderer = renderer_of(spec)
+    players = engine.min_players
+    plies = game(key, players, SEEDS[0])
+    states = [p.before for p in plies] + [plies[-1].step.state]
+    names = ["Zoë", "Émile 🐪", "Дмитрий", "李"][:players]
+    for number, state in enumerate(states):
+        lang = ("en", "fr")[number % 2]
+        for viewer in (None, *range(players)):
+            png = renderer.board(engine.view(state, viewer), names, lang)
+            image = Image.open(io.BytesIO(png))
+            assert image.format == "PNG" and 900 <= image.width <= 1400
+            if viewer is not None:
+                renderer.hand(engine.view(state, viewer), names, lang)

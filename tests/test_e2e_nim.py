@@ -1,0 +1,131 @@
+"""End to end: the test-only game, registered with one line, played over Discord.
+
+Oasis Nim lives only in tests/ (engine, bot, texts, renderer, cog) and is
+added with ``EXTRA_GAMES=tests.nim``; no shared file knows it. Through the
+real bot process and the loopback Discord: its options at /game new, the
+creator naming the first player, two players deciding at the same moment,
+private news (an ephemeral note to the mover, a DM to the neighbour), the
+generic /nim move with autocomplete, /game hand, and the final ranking.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e import World, board_png, next_player, open_world, public, refused
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with open_world(tmp_path, {"EXTRA_GAMES": "tests.nim"}) as opened:
+        yield opened
+
+
+def locale_of(world: World, user: Any) -> str:
+    return "fr" if user is world.bob else "en-US"
+
+
+async def autocomplete(
+    world: World, user: Any, command: str, options: dict[str, Any], focused: str
+) -> list[dict[str, Any]]:
+    choices: list[dict[str, Any]] = await world.fake.autocomplete(
+        user, world.channel, command, options, focused=focused, locale=locale_of(world, user)
+    )
+    return choices
+
+
+def told_by_a_swap(world: World, user_id: int) -> int:
+    """How many swaps were made by the seat just before ``user_id``'s (from the database)."""
+    with world.bot.database() as db:
+        seats = [row[0] for row in db.execute("SELECT user_id FROM seats ORDER BY seat")]
+        swaps = [row[0] for row in db.execute("SELECT seat FROM moves WHERE notation = 'swap'")]
+    mine = seats.index(user_id)
+    return sum(1 for seat in swaps if (seat + 1) % len(seats) == mine)
+
+
+async def test_the_test_game_is_played_end_to_end(world: World) -> None:
+    fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
+    names = {c["name"] for c in fake.commands.list(guild_id=world.channel.guild_id)}
+    assert names == {"game", "desert", "nim", "leaderboard"}
+
+    # Options are suggested in the reader's language, and checked by the engine.
+    suggested = await autocomplete(
+        world, bob, "game new", {"game": "nim", "options": ""}, "options"
+    )
+    assert {c["value"] for c in suggested} == {"pile:short", "pile:long"}
+    assert any("Tas" in c["name"] for c in suggested)
+    await refused(world, alice, "game new", {"game": "nim", "options": "pile:huge"}, "huge")
+    opened = await public(
+        world, alice, "game new", {"game": "nim", "bots": 1, "options": "pile:long"}
+    )
+    assert "Oasis Nim" in opened.content and "15 stones" in opened.content
+    await public(world, bob, "game join", locale="fr")
+
+    # The creator names who starts: Bob.
+    firsts = await autocomplete(world, alice, "game start", {"first": ""}, "first")
+    bob_choice = next(c["value"] for c in firsts if "bob" in c["name"])
+    started = await public(world, alice, "game start", {"first": bob_choice})
+    board_png(started)
+    assert f"<@{alice.id}>" in started.content and f"<@{bob.id}>" in started.content
+
+    # Both humans owe a decision at once and send it at the same moment: both land.
+    its = await asyncio.gather(
+        fake.slash(alice, world.channel, "nim move", {"notation": "swap"}),
+        fake.slash(bob, world.channel, "nim move", {"notation": "échanger"}, locale="fr"),
+    )
+    posts = [await it.final(timeout=20) for it in its]
+    assert all(not it.ephemeral and it.ack_latency < 3 for it in its)
+    assert all("swaps their card" in p.content or "échange sa carte" in p.content for p in posts)
+    # Each swapper reads the card drawn privately; the public posts never show it.
+    for it in its:
+        note = (await it.wait_followups(1, timeout=20))[0]
+        assert note.ephemeral and "🔒" in note.content
+    assert not any("🔒" in m.content for m in fake.messages(world.channel))
+    # Whoever swapped showed the discard to the next seat: a human there got a DM.
+    for user in (alice, bob):
+        expected = told_by_a_swap(world, user.id)
+        if expected:
+            await fake.wait_for_message(fake.dm_channel(user), lambda m: True, timeout=20)
+        await asyncio.sleep(0.3)  # nothing more arrives
+        dms = fake.messages(fake.dm_channel(user))
+        assert len(dms) == expected, [m.content for m in dms]
+        assert all("🔒" in m.content for m in dms)
+    assert any(fake.messages(fake.dm_channel(u)) for u in (alice, bob))
+
+    hand = await fake.slash(alice, world.channel, "game hand")
+    text = (await hand.final(timeout=20)).content
+    assert hand.ephemeral and "Your secret card" in text
+    status = await fake.slash(carol, world.channel, "game status")
+    assert "Pile: long (15 stones)" in (await status.final(timeout=20)).content
+
+    message = posts[-1]
+    mover = next_player(world, message)
+    moves = 0
+    while mover is not None:
+        assert moves < 40, "the game does not end"
+        if moves == 1:
+            await refused(world, carol, "nim move", {"notation": "take 1"}, "not a player")
+        choices = await autocomplete(world, mover, "nim move", {"notation": ""}, "notation")
+        assert choices and all(c["value"].startswith("take ") for c in choices)
+        message = await public(
+            world,
+            mover,
+            "nim move",
+            {"notation": choices[-1]["value"]},
+            locale=locale_of(world, mover),
+        )
+        board_png(message)
+        moves += 1
+        mover = next_player(world, message)
+    assert "🏆" in message.content
+
+    ranking = await public(world, carol, "leaderboard", {"game": "nim"})
+    text = ranking.embeds[0]["description"]
+    assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text
+    assert await world.bot.stop() == 0
+    assert fake.unhandled == []

@@ -1,0 +1,266 @@
+"""The render toolkit: font coverage, names, grids, the shared panel, layering."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+
+from render.grids import HexGrid, SquareGrid, column_letters, draw_grid_labels
+from render.palette import GOLD, PLAYER_STYLES, player_style
+from render.panel import (
+    CARD,
+    ROW,
+    ROW_HILITE,
+    Cell,
+    Column,
+    Panel,
+    Row,
+    panel_height,
+    panel_layout,
+    render_panel,
+)
+from render.shapes import Box
+from render.text import (
+    display_name,
+    draw_text,
+    fit_text,
+    font,
+    has_glyph,
+    printable,
+    text_width,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# --------------------------------------------------------------------------- font
+
+COVERED = "éèêçàùœÉ" + "αβΩ" + "Дя"
+MISSING = ["🐪", "🌵", "日", "本", "\U0010fffd"]
+
+
+def ink(ch: str, bold: bool = False) -> tuple[tuple[int, int], bytes]:
+    mask = font(32, bold).getmask(ch)
+    return mask.size, bytes(mask)
+
+
+@pytest.mark.parametrize("ch", list(COVERED))
+def test_font_draws_accents_greek_and_cyrillic(ch: str) -> None:
+    assert has_glyph(ch)
+    notdef = ink("\U0010fffd")
+    assert ink(ch) != notdef and ink(ch, bold=True) != ink("\U0010fffd", bold=True)
+    assert any(ink(ch)[1])
+
+
+@pytest.mark.parametrize("ch", MISSING)
+def test_missing_glyphs_are_detected(ch: str) -> None:
+    assert not has_glyph(ch)
+
+
+def test_accented_letters_differ_from_their_base() -> None:
+    for accented, base in (("é", "e"), ("è", "e"), ("ç", "c"), ("É", "E"), ("ù", "u")):
+        assert ink(accented) != ink(base)
+    assert ink("é") != ink("è") != ink("ê")
+
+
+def test_bold_is_a_real_face() -> None:
+    assert font(24).getname() == ("Source Sans Pro", "Regular")
+    assert font(24, bold=True).getname() == ("Source Sans Pro", "Bold")
+    assert font(24, bold=True) is font(24, bold=True)  # cached
+    assert text_width("Vainqueur", 24, bold=True) > text_width("Vainqueur", 24)
+
+
+def test_printable_drops_what_the_font_cannot_draw() -> None:
+    assert printable("Zoë 🐪") == "Zoë"
+    assert printable("🐪 Zoë 🌵 Ça va") == "Zoë Ça va"
+    assert printable("  Ανδρέας\tДмитрий ") == "Ανδρέας Дмитрий"
+    assert printable("❤️ Eve") == "Eve"  # the variation selector goes with the heart
+    assert printable("Zoe\u0308") == "Zoë"  # decomposed input is composed
+    assert printable("日本") == ""
+
+
+def test_display_name_falls_back_to_the_catalogue() -> None:
+    assert display_name("🐪🐪", 2, "fr") == "Joueur 3"
+    assert display_name("", 0, "en") == "Player 1"
+    assert display_name("   ", 4, "de") == "Player 5"
+    assert display_name(" Chloé 🐪", 1, "en") == "Chloé"
+
+
+def test_fit_text_cuts_with_an_ellipsis() -> None:
+    assert fit_text("Alice", 24, 500) == "Alice"
+    cut = fit_text("Bartholomew " * 20, 24, 200)
+    assert cut.endswith("…") and text_width(cut, 24) <= 200
+    bold = fit_text("W" * 100, 24, 150, bold=True)
+    assert bold.endswith("…") and text_width(bold, 24, bold=True) <= 150
+    assert fit_text("Wide", 24, 2) == ""
+
+
+def test_draw_text_draws_nothing_for_unprintable_text() -> None:
+    image = Image.new("RGB", (200, 40))
+    assert draw_text(ImageDraw.Draw(image), (4, 20), "🐪", 24, (255, 255, 255)) == 0
+    assert image.getbbox() is None
+    width = draw_text(ImageDraw.Draw(image), (4, 20), "Ça", 24, (255, 255, 255), anchor="lm")
+    assert width > 10 and image.getbbox() is not None
+
+
+# --------------------------------------------------------------------------- grids
+
+
+def test_square_grid_geometry() -> None:
+    grid = SquareGrid(cell=50, origin=(30, 40))
+    assert grid.centre(1, 1) == (55, 65)
+    assert grid.centre(3, 2) == (155, 115)
+    assert grid.box(1, 1) == (30, 40, 80, 90)
+    assert grid.box(8, 8) == (380, 390, 430, 440)
+    assert grid.size(8, 6) == (400, 300)
+    assert grid.cell_size == (50, 50)
+
+
+def test_hex_grid_cell_size() -> None:
+    grid = HexGrid(radius=20, origin=(0, 0))
+    assert grid.cell_size == pytest.approx((34.641, 40), abs=1e-3)
+
+
+def test_column_letters() -> None:
+    letters = column_letters(28)
+    assert letters[:3] == ("A", "B", "C") and letters[25:] == ("Z", "AA", "AB")
+
+
+def test_grid_labels_go_around_the_grid() -> None:
+    grid = SquareGrid(cell=40, origin=(40, 40))
+    image = Image.new("RGB", (40 + 8 * 40 + 40, 40 + 8 * 40 + 40))
+    draw_grid_labels(ImageDraw.Draw(image), grid, 8, 8, size=20, sides="tblr")
+    inner = image.crop((40, 40, 360, 360))
+    assert inner.getbbox() is None  # nothing drawn on the cells
+    for margin in ((40, 0, 360, 40), (40, 360, 360, 400), (0, 40, 40, 360), (360, 40, 400, 360)):
+        assert image.crop(margin).getbbox() is not None
+    only_top = Image.new("RGB", image.size)
+    draw_grid_labels(ImageDraw.Draw(only_top), grid, 8, 8, sides="t")
+    assert only_top.crop((0, 40, 400, 400)).getbbox() is None
+
+
+# --------------------------------------------------------------------------- panel
+
+LONG = "Bartholomew Fitzgerald-Montmorency de la Tour d'Auvergne 🐪"
+
+
+def rounded(box: Box) -> tuple[int, int, int, int]:
+    return round(box[0]), round(box[1]), round(box[2]), round(box[3])
+
+
+def count(image: Image.Image, box: Box, colour: tuple[int, int, int]) -> int:
+    crop = image.crop(rounded(box))
+    return sum(n for n, c in crop.getcolors(crop.width * crop.height) or [] if c == colour)
+
+
+def sample_panel(players: int, **kwargs: object) -> Panel:
+    painted: list[Box] = []
+
+    def swatch(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box) -> None:
+        painted.append(box)
+        draw.rectangle((box[0] + 10, box[1] + 10, box[2] - 10, box[3] - 10), fill=(0, 200, 0))
+
+    rows = [Row(("", Cell("3", warning=True), ""), name="Stock")]
+    rows += [
+        Row((swatch, str(seat), Cell(str(10 * seat), strong=True)), seat=seat, name=LONG)
+        for seat in range(players)
+    ]
+    return Panel(
+        status="Round 2",
+        columns=(Column(swatch, width=60), Column("Gold"), Column("Total", width=100)),
+        rows=tuple(rows),
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_panel_rows_with_long_names_fitted(players: int) -> None:
+    panel = sample_panel(players, acting=(0,))
+    image = render_panel(panel, 1200, "en")
+    assert image.size == (1200, panel_height(panel))
+    layout = panel_layout(panel, 1200)
+    assert len(layout.rows) == players + 1
+    name_end = layout.name[1]
+    assert layout.columns[0][0] == name_end
+    for row, box in zip(panel.rows[2:], layout.rows[2:], strict=True):  # not acting
+        # the name stops before the first column: only row colour just before it
+        gap = (name_end - 7, box[1] + 8, name_end, box[3] - 8)
+        area = round(gap[2] - gap[0]) * round(gap[3] - gap[1])
+        assert count(image, gap, ROW) == area, row.seat
+        # …but the name is drawn: light text in the name area
+        name_box = (layout.name[0] + 80, box[1] + 8, name_end - 10, box[3] - 8)
+        lightest = image.crop(rounded(name_box)).convert("L").getextrema()[1]
+        assert isinstance(lightest, int) and lightest > 200
+
+
+def test_panel_highlights_acting_and_winning_rows() -> None:
+    acting = sample_panel(3, acting=(1,))
+    image = render_panel(acting, 1100, "en")
+    layout = panel_layout(acting, 1100)
+    hilite = [count(image, box, ROW_HILITE) for box in layout.rows]
+    assert hilite[0] == hilite[1] == hilite[3] == 0 and hilite[2] > 5000
+    assert count(image, layout.rows[2], GOLD) > 50  # frame and arrow
+
+    over = sample_panel(3, acting=(1,), winners=(0, 2))  # winners win over acting
+    image = render_panel(over, 1100, "fr")
+    layout = panel_layout(over, 1100)
+    hilite = [count(image, box, ROW_HILITE) for box in layout.rows]
+    assert hilite[1] > 5000 and hilite[3] > 5000 and hilite[0] == hilite[2] == 0
+    assert count(image, layout.status, GOLD) > 200  # crown and "Vainqueurs : …"
+
+
+def test_panel_status_words_change_with_the_language() -> None:
+    panel = sample_panel(2, winners=(1,))
+    layout = panel_layout(panel, 1000)
+    en, fr = render_panel(panel, 1000, "en"), render_panel(panel, 1000, "fr")
+    status = rounded(layout.status)
+    assert en.crop(status).tobytes() != fr.crop(status).tobytes()
+    rows = (0, round(layout.rows[0][1]), 1000, en.height)
+    assert en.crop(rows).tobytes() == fr.crop(rows).tobytes()
+
+
+def test_panel_card_and_painters() -> None:
+    panel = sample_panel(2)
+    image = render_panel(panel, 1000, "en")
+    layout = panel_layout(panel, 1000)
+    assert count(image, layout.card, CARD) > 1000
+    # the swatch painter ran in the first column of both player rows and the header
+    first = layout.columns[0]
+    for box in (layout.header, layout.rows[1], layout.rows[2]):
+        assert box is not None
+        assert count(image, (first[0], box[1], first[1], box[3]), (0, 200, 0)) > 100
+
+
+def test_panel_layout_rejects_bad_rows() -> None:
+    panel = Panel(status="", columns=(Column("A"),), rows=(Row(("1", "2"), seat=0),))
+    with pytest.raises(ValueError):
+        panel_layout(panel, 1000)
+    wide = Panel(status="", columns=(Column("A", width=900),), rows=())
+    with pytest.raises(ValueError):
+        panel_layout(wide, 1000)
+
+
+def test_player_styles_never_rely_on_colour_alone() -> None:
+    assert len({s.shape for s in PLAYER_STYLES}) == len({s.colour for s in PLAYER_STYLES}) == 5
+    assert player_style(7) == PLAYER_STYLES[2]
+
+
+# --------------------------------------------------------------------------- layering
+
+
+def test_render_imports_neither_bot_cogs_nor_discord() -> None:
+    offences = []
+    for path in (ROOT / "render").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                roots = {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                roots = {node.module.split(".")[0]}
+            else:
+                continue
+            if roots & {"bot", "cogs", "discord"}:
+                offences.append(f"{path.name}: {sorted(roots)}")
+    assert not offences
+    assert not (ROOT / "render" / "common.py").exists()
