@@ -43,26 +43,28 @@ async def publish(
     private = {**report.private_events()}
     for seat, events in ai.private_events().items():
         private[seat] = private.get(seat, ()) + events
-    await deliver_private(interaction, ai.after, private)
+    await deliver_private(interaction.client, ai.after, private, interaction)
 
 
 async def deliver_private(
-    interaction: discord.Interaction,
+    client: discord.Client,
     session: Session,
     events: Mapping[Seat, Sequence[Event]],
+    interaction: discord.Interaction | None = None,
 ) -> None:
-    """Each seat's private events, to that seat only."""
-    actor = session.seat_of(interaction.user.id)
+    """Each seat's private events, to that seat only: ephemeral to the user
+    of ``interaction``, by DM to any other human seat, nothing to AI seats."""
+    actor = None if interaction is None else session.seat_of(interaction.user.id)
     for seat, items in events.items():
         record = session.seat(seat)
         if not items or record.user_id is None or session.ai_plays(seat):
             continue
         try:
-            if seat == actor:
+            if interaction is not None and seat == actor:
                 text = private_text(session, items, interaction.locale)
                 await interaction.followup.send(text, ephemeral=True)
             else:
-                await send_dm(interaction.client, session, record.user_id, items)
+                await send_dm(client, session, record.user_id, items)
         except discord.HTTPException:
             log.warning("Could not deliver private news of game %s to seat %s", session.id, seat)
 

@@ -16,7 +16,7 @@ from bot.service import GameService, Session
 from bot.translator import cmd
 from cogs import options as game_options
 from cogs.boards import board_file, hand_file
-from cogs.flow import publish
+from cogs.flow import deliver_private, publish
 from cogs.replies import describe, game_message, post_to_channel, title, turn_lines
 
 if TYPE_CHECKING:
@@ -362,6 +362,7 @@ class Lobby(commands.Cog):
                     message = await game_message(report.after, lines, locale)
                     channel = self.bot.get_partial_messageable(record.channel_id)
                     await post_to_channel(channel, message)
+                    await deliver_private(self.bot, report.after, report.private_events())
                 except Exception:
                     log.exception("Resuming AI seats of game %s failed", record.id)
 
