@@ -12,6 +12,7 @@ from bot import i18n
 from bot.translator import cmd
 from cogs.lobby import game_choices
 from cogs.replies import EMBED_COLOUR
+from games.core import Term
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -53,8 +54,8 @@ class Leaderboard(commands.Cog):
                         "leaderboard.row",
                         rank=rank,
                         player=f"<@{row.user_id}>",
-                        wins=row.wins,
-                        games=row.games,
+                        wins=Term("leaderboard.wins", {"count": row.wins}),
+                        games=Term("leaderboard.games", {"count": row.games}),
                         rate=round(100 * row.win_rate),
                     )
                 )

@@ -97,3 +97,15 @@ def test_wrapped_engine_errors_translate_the_inner_reason() -> None:
     text = i18n.t("fr", "desert.part_failed", index=2, part="white G8", reason=reason)
     assert "chameau 2" in text
     assert "R9 : G8 n'est pas voisine de votre caravane (blanc)." in text
+
+
+def test_leaderboard_rows_count_in_words() -> None:
+    one, two = ({"count": n} for n in (1, 2))
+    row = {"rank": 1, "player": "A", "rate": 50}
+    wins, games = Term("leaderboard.wins", one), Term("leaderboard.games", two)
+    assert i18n.t("en", "leaderboard.row", wins=wins, games=games, **row) == (
+        "1. A — 1 win / 2 games (50%)"
+    )
+    assert i18n.t("fr", "leaderboard.row", wins=wins, games=games, **row) == (
+        "1. A — 1 victoire / 2 parties (50 %)"
+    )
