@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
@@ -14,16 +15,15 @@ from discord.ext import commands
 
 from bot import i18n, registry
 from bot.config import Config
-from bot.errors import UserError
+from bot.errors import refusal
 from bot.service import GameService
 from bot.storage import Storage, open_storage
 from bot.translator import CommandTranslator
-from games.core import MoveError
 
 log = logging.getLogger(__name__)
 
 # The platform's own cogs; each registered game adds its own extension.
-PLATFORM_EXTENSIONS = ("cogs.lobby", "cogs.leaderboard")
+PLATFORM_EXTENSIONS = ("cogs.lobby", "cogs.background", "cogs.leaderboard")
 
 
 def extensions() -> tuple[str, ...]:
@@ -46,13 +46,10 @@ class Tree(app_commands.CommandTree["Caravanserai"]):
     ) -> None:
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         locale = interaction.locale
-        if isinstance(cause, UserError):
-            text = i18n.translate(locale, cause.key, cause.params)
-        elif isinstance(cause, MoveError):
-            text = i18n.translate(locale, cause.key, cause.params, cause.message)
-        elif isinstance(cause, app_commands.CheckFailure):
+        text = refusal(locale, cause)
+        if text is None and isinstance(cause, app_commands.CheckFailure):
             text = i18n.t(locale, "error.not_allowed")
-        else:
+        elif text is None:
             log.error(
                 "Command %s failed in channel %s (game %s)",
                 describe_command(interaction),
@@ -125,10 +122,28 @@ class Caravanserai(commands.Bot):
             await self.load_extension(name)
 
     async def close(self) -> None:
-        await super().close()
-        if self._storage is not None:
-            await self._storage.close()
-            self._storage = None
+        """Disconnect, stop the handlers still running, then close the storage.
+
+        In that order, so no handler finds the storage closed under it; safe to
+        call again (a second call closes a storage opened since the first).
+        """
+        await super().close()  # no new events; cogs unloaded, so reminder loops cancelled
+        # Handlers discord.py started (events, commands, components, modals, loops)
+        # are cancelled: their transactions roll back; the client can no longer reply.
+        current = asyncio.current_task()
+        prefixes = ("discord.py: ", "CommandTree-invoker", "discord-ui-", "discord-ext-tasks: ")
+        handlers = [
+            task
+            for task in asyncio.all_tasks()
+            if task is not current and not task.done() and task.get_name().startswith(prefixes)
+        ]
+        for task in handlers:
+            task.cancel()
+        if handlers:
+            await asyncio.wait(handlers, timeout=5)
+        storage, self._storage = self._storage, None
+        if storage is not None:
+            await storage.close()
 
     # ------------------------------------------------------------------ sync
 
@@ -170,10 +185,10 @@ class Caravanserai(commands.Bot):
 
     async def on_ready(self) -> None:
         assert self.user is not None
-        log.info("Logged in as %s (%s) in %d servers", self.user, self.user.id, len(self.guilds))
-        lobby = self.get_cog("Lobby")
-        if lobby is not None:
-            await lobby.resume_waiting_games()  # type: ignore[attr-defined]
+        log.info("Connected as %s in %d server(s)", self.user, len(self.guilds))
+        background = self.get_cog("Background")
+        if background is not None:
+            await background.resume_waiting_games()  # type: ignore[attr-defined]
 
 
 def describe_command(interaction: discord.Interaction) -> str:

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.storage import DEFAULT_DATABASE_URL
+from bot.storage import DEFAULT_DATABASE_URL, check_database_url, sqlite_path
+
+# The folder of the ``bot`` package; its parent is the project (README.md, .env).
+PACKAGE_DIR = Path(__file__).resolve().parent
+# Names the .env file to read instead (tests; setups keeping secrets elsewhere).
+ENV_FILE_VARIABLE = "CARAVANSERAI_ENV_FILE"
+_SNOWFLAKE = re.compile(r"[0-9]{1,20}")
 
 MISSING_TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot log in.
@@ -45,7 +53,11 @@ def read_dotenv(path: Path) -> dict[str, str]:
     values: dict[str, str] = {}
     if not path.is_file():
         return values
-    for raw in path.read_text(encoding="utf-8").splitlines():
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeError) as exc:
+        raise ConfigError(f"Cannot read {path}: {exc}") from exc
+    for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#") or "=" not in line:
             continue
@@ -57,38 +69,108 @@ def read_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
-def load_config(
-    environ: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")
-) -> Config:
-    """Environment variables win over ``.env``; raises ConfigError on bad values."""
-    env = dict(read_dotenv(dotenv) if dotenv else {})
-    env.update({k: v for k, v in (os.environ if environ is None else environ).items() if v})
+def project_root(package_dir: Path | None = None) -> Path | None:
+    """The project folder: the parent of the ``bot`` package, which holds README.md.
+
+    None when that folder has neither pyproject.toml nor README.md, i.e. the
+    package was installed elsewhere (e.g. into site-packages).
+    """
+    root = (PACKAGE_DIR if package_dir is None else package_dir).parent
+    if (root / "pyproject.toml").is_file() or (root / "README.md").is_file():
+        return root
+    return None
+
+
+def default_dotenv(package_dir: Path | None = None) -> Path:
+    """``.env`` next to README.md whatever the current folder; else ./.env."""
+    root = project_root(package_dir)
+    return (root if root is not None else Path.cwd()) / ".env"
+
+
+def load_config(environ: Mapping[str, str] | None = None, dotenv: Path | None = None) -> Config:
+    """Environment variables win over ``.env``; raises ConfigError on bad values.
+
+    ``dotenv`` defaults to $CARAVANSERAI_ENV_FILE, else :func:`default_dotenv`.
+    Checks what can be checked without touching anything (see :func:`check_database`
+    for the database file itself).
+    """
+    environ = os.environ if environ is None else environ
+    if dotenv is None:
+        chosen = environ.get(ENV_FILE_VARIABLE, "").strip()
+        dotenv = Path(chosen).expanduser() if chosen else default_dotenv()
+        if chosen and not dotenv.exists():
+            raise ConfigError(
+                f"{ENV_FILE_VARIABLE}={chosen!r}: no such file (use {os.devnull} for none)"
+            )
+    env = read_dotenv(dotenv)
+    env.update({k: v for k, v in environ.items() if v})
 
     token = env.get("DISCORD_TOKEN", "").strip()
     if not token:
         raise ConfigError(MISSING_TOKEN_HELP)
+    database_url = env.get("DATABASE_URL", DEFAULT_DATABASE_URL).strip()
     try:
-        guild_ids = tuple(
-            int(part)
-            for part in env.get("DISCORD_GUILD_IDS", "").replace(" ", "").split(",")
-            if part
-        )
+        sqlite_path(database_url)
     except ValueError as exc:
-        raise ConfigError("DISCORD_GUILD_IDS must be comma-separated numeric server ids.") from exc
-    level = env.get("LOG_LEVEL", "INFO").upper()
+        raise ConfigError(f"DATABASE_URL: {exc}") from exc
+    level = env.get("LOG_LEVEL", "INFO").strip().upper()
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL={level!r} is not one of DEBUG, INFO, WARNING, ERROR.")
-    try:
-        reminder_hours = float(env.get("TURN_REMINDER_HOURS", "24"))
-    except ValueError as exc:
-        raise ConfigError("TURN_REMINDER_HOURS must be a number of hours (0 = never).") from exc
     return Config(
         token=token,
-        database_url=env.get("DATABASE_URL", DEFAULT_DATABASE_URL),
-        guild_ids=guild_ids,
+        database_url=database_url,
+        guild_ids=_guild_ids(env.get("DISCORD_GUILD_IDS", "")),
         log_level=level,
-        api_base=env.get("DISCORD_API_BASE") or None,
-        gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
-        reminder_hours=reminder_hours,
+        api_base=_url(env, "DISCORD_API_BASE", ("http://", "https://")),
+        gateway_url=_url(env, "DISCORD_GATEWAY_URL", ("ws://", "wss://")),
+        reminder_hours=_hours(env.get("TURN_REMINDER_HOURS", "24")),
         extra_games=tuple(m.strip() for m in env.get("EXTRA_GAMES", "").split(",") if m.strip()),
     )
+
+
+def check_database(config: Config) -> str:
+    """The SQLite file (or ``:memory:``) of ``config``, once sure the bot can create and write it.
+
+    Touches the disk but leaves nothing behind; raises ConfigError naming the file.
+    """
+    try:
+        return check_database_url(config.database_url)
+    except ValueError as exc:
+        raise ConfigError(f"DATABASE_URL: {exc}") from exc
+
+
+def _guild_ids(value: str) -> tuple[int, ...]:
+    ids = []
+    for part in value.replace(" ", "").split(","):
+        if not part:
+            continue
+        if not _SNOWFLAKE.fullmatch(part) or not 0 < int(part) < 2**64:
+            raise ConfigError(
+                f"DISCORD_GUILD_IDS: {part!r} is not a server id; give comma-separated"
+                " numeric server ids (Discord: right-click the server > Copy Server ID)."
+            )
+        ids.append(int(part))
+    return tuple(ids)
+
+
+def _hours(value: str) -> float:
+    try:
+        hours = float(value)
+    except ValueError:
+        hours = math.nan
+    if not math.isfinite(hours) or hours < 0:
+        raise ConfigError(
+            f"TURN_REMINDER_HOURS={value.strip()!r} is not a number of hours"
+            " (0 or more; 0 = never remind)."
+        )
+    return hours
+
+
+def _url(env: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:
+    value = env.get(name, "").strip()
+    if not value:
+        return None
+    scheme, _, rest = value.partition("://")
+    if f"{scheme.lower()}://" not in schemes or not rest.strip("/"):
+        raise ConfigError(f"{name}={value!r} is not a URL starting with {' or '.join(schemes)}")
+    return value

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from games.core import Param
+from bot import i18n
+from games.core import MoveError, Param
 
 
 class UserError(Exception):
@@ -12,3 +13,13 @@ class UserError(Exception):
         super().__init__(key)
         self.key = key
         self.params: dict[str, Param] = dict(params)
+
+
+def refusal(locale: object, error: BaseException) -> str | None:
+    """What to tell a player whose action was refused, in his language;
+    None when the error is not a refusal (a bug, to be logged)."""
+    if isinstance(error, UserError):
+        return i18n.translate(locale, error.key, error.params)
+    if isinstance(error, MoveError):
+        return i18n.translate(locale, error.key, error.params, error.message)
+    return None

@@ -64,6 +64,11 @@ class Session:
         return self.spec.key
 
     @property
+    def lang(self) -> str:
+        """The game's language: its public posts and boards are in it."""
+        return self.record.lang
+
+    @property
     def engine(self) -> Any:
         return self.spec.engine
 
@@ -133,6 +138,9 @@ class MoveReport:
     after: Session
     turns: tuple[Turn, ...]  # the player's command first, then AI turns
     ended: bool = False
+    # False while the player still acts in the same turn (a first camel):
+    # such a step is answered privately; the turn's post comes at its end.
+    turn_over: bool = True
 
     def private_events(self) -> dict[Seat, tuple[Event, ...]]:
         """Per seat, the events only it may read, in order."""
@@ -239,6 +247,41 @@ class GameService:
             raise UserError("game.none_here")
         return session
 
+    async def latest_in(self, channel_id: int) -> Session:
+        """The channel's game: the open one, else the last finished or cancelled one
+        (it stays visible until a new game starts there)."""
+        record = await self.storage.latest_game(channel_id)
+        if record is None:
+            raise UserError("game.none_here")
+        return self._session(record)
+
+    async def history(self, session: Session) -> list[Turn]:
+        """The move log as turns (public events only), in order."""
+        turns: list[Turn] = []
+        open_turn = False  # the previous row did not end its seat's turn
+        for row in await self.storage.moves(session.id):
+            events = tuple(Event.from_json(e) for e in row.events if e.get("to") is None)
+            if turns and open_turn and turns[-1].seat == row.seat:
+                last = turns[-1]
+                turns[-1] = Turn(row.seat, (*last.moves, row.notation), False, last.events + events)
+            else:
+                turns.append(Turn(row.seat, (row.notation,), False, events))
+            open_turn = not row.ends_turn
+        return turns
+
+    async def remove_bot(self, channel_id: int, user_id: int, seat: Seat) -> Session:
+        """The lobby's creator takes a bot seat away."""
+        session = await self.require_session(channel_id)
+        record = session.record
+        if record.status != "lobby":
+            raise UserError("lobby.already_started")
+        if user_id != record.creator_id:
+            raise UserError("lobby.only_creator_removes")
+        if not 0 <= seat < len(record.seats) or not record.seats[seat].is_bot:
+            raise UserError("lobby.not_a_bot", seat=seat + 1)
+        record = await self._guard(self.storage.remove_bot_seat(record.id, record.version, seat))
+        return self._session(record)
+
     async def get(self, game_id: int) -> Session | None:
         record = await self.storage.get_game(game_id)
         return None if record is None else self._session(record)
@@ -255,15 +298,13 @@ class GameService:
         name: str,
         bots: int = 0,
         options: Mapping[str, str] | None = None,
+        lang: str = "en",
     ) -> Session:
         spec = self.spec(kind_key)
-        engine = spec.engine
-        if not 0 <= bots <= engine.max_players - 1:
-            raise UserError("lobby.bad_bot_count", max=engine.max_players - 1)
-        chosen = resolve_options(engine.options, options)  # InvalidOption: nothing stored
+        chosen = self.check_new(kind_key, bots, options)
         try:
             record = await self.storage.create_game(
-                spec.key, guild_id, channel_id, user_id, name, chosen, secrets.randbits(62)
+                spec.key, guild_id, channel_id, user_id, name, chosen, secrets.randbits(62), lang
             )
         except StorageChannelBusy as exc:
             raise UserError("lobby.channel_busy") from exc
@@ -272,6 +313,23 @@ class GameService:
                 record.id, record.version, None, f"🤖 {BOT_NAMES[index]}", True
             )
         return self._session(record)
+
+    def check_new(
+        self, kind_key: str, bots: int, options: Mapping[str, str] | None
+    ) -> dict[str, str]:
+        """Everything /game new can get wrong, checked before anything is posted;
+        returns the options with their defaults."""
+        engine = self.spec(kind_key).engine
+        if not 0 <= bots <= engine.max_players - 1:
+            raise UserError("lobby.bad_bot_count", max=engine.max_players - 1)
+        return resolve_options(engine.options, options)  # InvalidOption: nothing stored
+
+    async def threads_enabled(self, guild_id: int) -> bool:
+        """Whether this server plays each game in its own thread (the default)."""
+        return await self.storage.get_meta(f"threads:{guild_id}") != "off"
+
+    async def set_threads(self, guild_id: int, enabled: bool) -> None:
+        await self.storage.set_meta(f"threads:{guild_id}", "on" if enabled else "off")
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Session:
         session = await self.require_session(channel_id)
@@ -378,9 +436,27 @@ class GameService:
                     raise UserError("game.stale") from None
                 seen, session = session.record.version, fresh
                 continue
+            ended = after.record.status == "finished"
+            if ended or step.ends_turn:
+                turn = await self._whole_turn(after, seat, step.events)
+                return MoveReport(session, after, (turn,), ended=ended)
             turn = Turn(seat, tuple(engine.format_move(m) for m in moves), False, step.events)
-            return MoveReport(session, after, (turn,), ended=after.record.status == "finished")
+            return MoveReport(session, after, (turn,), turn_over=False)
         raise UserError("game.stale")
+
+    async def _whole_turn(self, after: Session, seat: Seat, last: tuple[Event, ...]) -> Turn:
+        """The turn that just ended: every command of it, the earlier ones' public
+        events (their private ones were delivered then) and the last one's events."""
+        rows = await self.storage.turn_moves(after.id)
+        earlier = [
+            Event.from_json(e)
+            for row in rows[:-1]
+            if row.seat == seat
+            for e in row.events
+            if e.get("to") is None
+        ]
+        moves = tuple(row.notation for row in rows if row.seat == seat)
+        return Turn(seat, moves, False, (*earlier, *last))
 
     async def _refuse_if_moved_since(self, session: Session, seat: Seat, version: int) -> None:
         moved = await self.storage.moves(session.id, since_version=version)
@@ -482,6 +558,7 @@ class GameService:
         engine = session.engine
         outcome: Outcome | None = engine.outcome(step.state)
         results = result_rows(session.record.seats, outcome) if outcome is not None else None
+        ends_turn = outcome is not None or step.ends_turn
         record = await self.storage.record_move(
             session.id,
             session.record.version,
@@ -489,6 +566,7 @@ class GameService:
             notation,
             engine.dump(step.state),
             events=[e.to_json() for e in step.events],
+            ends_turn=ends_turn,
             results=results,
         )
         return Session(record, session.spec, step.state)

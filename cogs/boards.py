@@ -17,8 +17,11 @@ from games.core import Seat
 class Renderer(Protocol):
     """What a game's ``render/<g>.py`` offers the platform; it only sees views."""
 
-    def board(self, view: Any, names: Sequence[str], lang: str) -> bytes:
-        """The board as ``view`` shows it (public, or one seat's)."""
+    def board(
+        self, view: Any, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
+    ) -> bytes:
+        """The board as ``view`` shows it (public, or one seat's); ``tags[seat]`` is
+        "bot", "resigned" or None, for the panel's badges."""
         ...
 
     def hand(self, view: Any, names: Sequence[str], lang: str) -> bytes | None:
@@ -37,10 +40,19 @@ def renderer(key: str) -> Renderer:
     return _RENDERERS[key]
 
 
+def seat_tags(session: Session) -> list[str | None]:
+    """Per seat: "bot" for bot seats, "resigned" for players the AI replaced."""
+    return ["bot" if s.is_bot else "resigned" if s.resigned else None for s in session.record.seats]
+
+
 async def board_file(session: Session, viewer: Seat | None, locale: object) -> discord.File:
     """Render off the event loop: Pillow work takes tens of milliseconds."""
     png = await asyncio.to_thread(
-        renderer(session.key).board, session.view(viewer), session.names, i18n.language(locale)
+        renderer(session.key).board,
+        session.view(viewer),
+        session.names,
+        i18n.language(locale),
+        seat_tags(session),
     )
     return discord.File(io.BytesIO(png), filename="board.png")
 

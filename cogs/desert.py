@@ -9,7 +9,8 @@ import discord
 from discord import app_commands
 
 from bot.translator import cmd
-from cogs.play import CHOICE_LIMIT, GameCog
+from cogs.play import GameCog
+from cogs.suggest import CHOICE_LIMIT
 from games.desert.model import COLOURS, DesertView, PlaceCamel, PlaceLeader, coord_name
 from render.desert import render_desert
 
@@ -23,8 +24,10 @@ COLOUR_CHOICES = [
 
 
 class DesertRenderer:
-    def board(self, view: DesertView, names: Sequence[str], lang: str) -> bytes:
-        return render_desert(view, names, lang)
+    def board(
+        self, view: DesertView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
+    ) -> bytes:
+        return render_desert(view, names, lang, tags or None)
 
     def hand(self, view: DesertView, names: Sequence[str], lang: str) -> bytes | None:
         return None  # the seat's water values are in the text and on its own board

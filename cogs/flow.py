@@ -15,10 +15,51 @@ import discord
 
 from bot import i18n
 from bot.service import GameService, MoveReport, Session
-from cogs.replies import describe, game_message, send_followup, title, turn_lines
-from games.core import Event, Seat
+from cogs.boards import board_file
+from cogs.buttons import turn_view
+from cogs.replies import (
+    EMBED_COLOUR,
+    describe,
+    game_message,
+    send_followup,
+    title,
+    turn_lines,
+)
+from cogs.threads import post_in_parent
+from games.core import Event, Param, Seat
 
 log = logging.getLogger(__name__)
+
+
+async def answer(
+    interaction: discord.Interaction, service: GameService, report: MoveReport
+) -> None:
+    """A move's answer: the public post of a whole turn, or a private step."""
+    if report.turn_over:
+        await publish(interaction, service, report)
+    else:
+        await answer_step(interaction, report)
+
+
+async def answer_step(interaction: discord.Interaction, report: MoveReport) -> None:
+    """A step inside a turn (a first camel): only the player sees it, with his board.
+
+    The channel gets the whole turn in one post when the turn ends.
+    """
+    locale = interaction.locale
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    session = report.after
+    (turn,) = report.turns
+    lines = [describe(e, locale) for e in turn.events if e.to in (None, turn.seat)]
+    lines += [
+        i18n.translate(locale, d.key, d.params) for d in session.decisions if d.seat == turn.seat
+    ]
+    file = await board_file(session, turn.seat, locale)
+    embed = discord.Embed(title=i18n.t(locale, "game.step_title"), colour=EMBED_COLOUR)
+    embed.set_image(url="attachment://board.png")
+    await interaction.followup.send("\n".join(lines)[:2000], embed=embed, file=file, ephemeral=True)
+    others = {s: e for s, e in report.private_events().items() if s != turn.seat}
+    await deliver_private(interaction.client, session, others)
 
 
 async def publish(
@@ -27,23 +68,50 @@ async def publish(
     report: MoveReport,
     head: Sequence[str] = (),
 ) -> None:
-    locale = interaction.locale
+    """Acknowledge publicly, let AI seats play, post the turn in the game's language."""
+    locale = report.after.lang
     await interaction.response.defer(thinking=True)
     try:
         ai = await service.advance(report.after)
         turns = (*report.turns, *ai.turns)
         lines = [*head, *turn_lines(ai.after, turns, locale)]
-        await send_followup(interaction, await game_message(ai.after, lines, locale))
+        message = await game_message(ai.after, lines, locale, view=turn_view(ai.after))
+        await send_followup(interaction, message)
     except Exception:
         # The move is already saved: say so publicly (the followup of a public
         # defer is public anyway) rather than leave "thinking…" forever.
         log.exception("Posting game %s failed after the move was saved", report.after.id)
-        await interaction.followup.send(i18n.t(locale, "error.after_save"))
+        await interaction.followup.send(i18n.t(interaction.locale, "error.after_save"))
         return
+    await tell_parent(interaction.client, report.before, ai.after)
     private = {**report.private_events()}
     for seat, events in ai.private_events().items():
         private[seat] = private.get(seat, ()) + events
     await deliver_private(interaction.client, ai.after, private, interaction)
+
+
+async def tell_parent(client: discord.Client, before: Session, after: Session) -> None:
+    """The game's thread's parent channel hears when it starts and how it ends."""
+    lang, record = after.lang, after.record
+    where: dict[str, Param] = {
+        "game": title(after, lang),
+        "id": after.id,
+        "thread": f"<#{record.channel_id}>",
+    }
+    if before.record.status == "lobby" and record.status != "lobby":
+        players = ", ".join(after.names)
+        await post_in_parent(
+            client,
+            record.channel_id,
+            i18n.translate(lang, "thread.started", {**where, "players": players}),
+        )
+    if before.record.status != "finished" and record.status == "finished":
+        winners = ", ".join(after.names[s.seat] for s in after.standings() if s.won)
+        await post_in_parent(
+            client,
+            record.channel_id,
+            i18n.translate(lang, "thread.result", {**where, "winners": winners}),
+        )
 
 
 async def deliver_private(
@@ -78,8 +146,6 @@ def private_text(session: Session, events: Sequence[Event], locale: object) -> s
 async def send_dm(
     client: discord.Client, session: Session, user_id: int, events: Sequence[Event]
 ) -> None:
-    """A DM in the server's language (a DM has no interaction locale)."""
+    """A DM in the game's language (a DM has no interaction locale)."""
     user = client.get_user(user_id) or await client.fetch_user(user_id)
-    guild = client.get_guild(session.record.guild_id)
-    locale = guild.preferred_locale if guild is not None else "en"
-    await user.send(private_text(session, events, locale))
+    await user.send(private_text(session, events, session.lang))

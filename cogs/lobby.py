@@ -1,14 +1,14 @@
-"""/game …: lobbies, starting, status, private info, resigning, cancelling."""
+"""/game …: lobbies, starting, what a game shows, private info, resigning, cancelling."""
 
 from __future__ import annotations
 
+import io
 import logging
-from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from bot import i18n, registry
 from bot.errors import UserError
@@ -16,13 +16,18 @@ from bot.service import GameService, Session
 from bot.translator import cmd
 from cogs import options as game_options
 from cogs.boards import board_file, hand_file
-from cogs.flow import deliver_private, publish
-from cogs.replies import describe, game_message, post_to_channel, title, turn_lines
+from cogs.buttons import DYNAMIC_ITEMS, lobby_view, resign_view
+from cogs.flow import publish
+from cogs.lobby_text import lobby_lines, seat_lines
+from cogs.replies import describe, final_summary, game_message, title, turn_lines
+from cogs.threads import open_thread
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
 
 log = logging.getLogger(__name__)
+
+HISTORY_LINES = 15  # shown in the reply; the whole log is attached as a file
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -33,17 +38,10 @@ def game_choices() -> list[app_commands.Choice[str]]:
     ]
 
 
-def seat_lines(session: Session, locale: object) -> list[str]:
-    lines = []
-    for seat in session.record.seats:
-        tags = []
-        if seat.user_id == session.record.creator_id:
-            tags.append(i18n.t(locale, "lobby.tag.creator"))
-        if seat.resigned:
-            tags.append(i18n.t(locale, "lobby.tag.resigned"))
-        suffix = f" ({', '.join(tags)})" if tags else ""
-        lines.append(f"{seat.seat + 1}. {seat.name}{suffix}")
-    return lines
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=cmd("English", "language.en"), value="en"),
+    app_commands.Choice(name=cmd("French", "language.fr"), value="fr"),
+]
 
 
 class Lobby(commands.Cog):
@@ -61,11 +59,8 @@ class Lobby(commands.Cog):
         return self.bot.service
 
     async def cog_load(self) -> None:
-        if self.bot.config.reminder_hours > 0:
-            self.remind_waiting_players.start()
-
-    async def cog_unload(self) -> None:
-        self.remind_waiting_players.cancel()
+        # Buttons of posts made before a restart are routed by their custom_id.
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
     # ------------------------------------------------------------------ lobby
 
@@ -77,6 +72,7 @@ class Lobby(commands.Cog):
         game=cmd("game", "cmd.game.new.game.name"),
         bots=cmd("bots", "cmd.game.new.bots.name"),
         options=cmd("options", "cmd.game.new.options.name"),
+        language=cmd("language", "cmd.game.new.language.name"),
     )
     @app_commands.describe(
         game=cmd("Which game", "cmd.game.new.game.description"),
@@ -85,43 +81,76 @@ class Lobby(commands.Cog):
             "Game options, e.g. variant:short (suggested as you type)",
             "cmd.game.new.options.description",
         ),
+        language=cmd(
+            "Language of the game's posts and board (default: yours)",
+            "cmd.game.new.language.description",
+        ),
     )
-    @app_commands.choices(game=game_choices())
+    @app_commands.choices(game=game_choices(), language=LANGUAGE_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
         bots: app_commands.Range[int, 0, 4] = 0,
         options: str = "",
+        language: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        session = await self.service.create(
-            kind_key=game.value,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            user_id=interaction.user.id,
-            name=interaction.user.display_name,
-            bots=bots,
-            options=game_options.parse(options),
-        )
-        locale = interaction.locale
-        engine = session.engine
-        lines = [
-            i18n.t(
-                locale,
-                "lobby.opened",
-                user=interaction.user.mention,
-                game=title(session, locale),
-                id=session.id,
-                min=engine.min_players,
-                max=engine.max_players,
+        chosen = game_options.parse(options)
+        self.service.check_new(game.value, bots, chosen)  # refusals before anything is posted
+        lang = language.value if language else i18n.language(interaction.locale)
+
+        async def create(channel_id: int) -> Session:
+            assert interaction.guild_id is not None
+            return await self.service.create(
+                kind_key=game.value,
+                guild_id=interaction.guild_id,
+                channel_id=channel_id,
+                user_id=interaction.user.id,
+                name=interaction.user.display_name,
+                bots=bots,
+                options=chosen,
+                lang=lang,
             )
-        ]
-        chosen = game_options.describe(session.spec, session.record.options, locale)
-        if chosen:
-            lines.append(i18n.t(locale, "options.line", options=chosen))
-        await announce(
-            interaction, [*lines, *seat_lines(session, locale), i18n.t(locale, "lobby.how_to_join")]
+
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel) or not await self.service.threads_enabled(
+            interaction.guild_id
+        ):
+            session = await create(interaction.channel_id)  # here: a thread, or by choice
+            await interaction.response.send_message(
+                "\n".join(lobby_lines(session, lang)),
+                view=lobby_view(session),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
+        name = i18n.t(lang, f"{game.value}.title")
+        await interaction.response.send_message(
+            i18n.t(lang, "thread.opening", user=interaction.user.mention, game=name),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        starter = await interaction.original_response()
+        thread = await open_thread(starter, f"{name} · {interaction.user.display_name}")
+        if thread is None:  # no right to open threads here: play in the channel
+            session = await create(interaction.channel_id)
+            await starter.edit(
+                content="\n".join(lobby_lines(session, lang)), view=lobby_view(session)
+            )
+            return
+        session = await create(thread.id)
+        await thread.send(
+            "\n".join(lobby_lines(session, lang)),
+            view=lobby_view(session),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await starter.edit(
+            content=i18n.t(
+                lang,
+                "thread.opened",
+                user=interaction.user.mention,
+                game=name,
+                thread=thread.mention,
+            )
         )
 
     @new.autocomplete("options")
@@ -143,23 +172,17 @@ class Lobby(commands.Cog):
     )
     async def join(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
-        session = await self.service.join(
-            interaction.channel_id, interaction.user.id, interaction.user.display_name
+        user = interaction.user
+        session = await self.service.join(interaction.channel_id, user.id, user.display_name)
+        lang = session.lang
+        line = i18n.t(
+            lang,
+            "lobby.joined",
+            user=user.mention,
+            count=len(session.record.seats),
+            max=session.engine.max_players,
         )
-        locale = interaction.locale
-        await announce(
-            interaction,
-            [
-                i18n.t(
-                    locale,
-                    "lobby.joined",
-                    user=interaction.user.mention,
-                    count=len(session.record.seats),
-                    max=session.engine.max_players,
-                ),
-                *seat_lines(session, locale),
-            ],
-        )
+        await announce(interaction, [line, *seat_lines(session, lang)], lobby_view(session))
 
     @game.command(
         name=cmd("leave", "cmd.game.leave.name"),
@@ -167,11 +190,32 @@ class Lobby(commands.Cog):
     )
     async def leave(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
-        _, cancelled = await self.service.leave(interaction.channel_id, interaction.user.id)
+        session, cancelled = await self.service.leave(interaction.channel_id, interaction.user.id)
         key = "lobby.left_cancelled" if cancelled else "lobby.left"
-        await announce(
-            interaction, [i18n.t(interaction.locale, key, user=interaction.user.mention)]
-        )
+        await announce(interaction, [i18n.t(session.lang, key, user=interaction.user.mention)])
+
+    @game.command(
+        name=cmd("remove", "cmd.game.remove.name"),
+        description=cmd(
+            "Take a bot seat out of the lobby (creator)", "cmd.game.remove.description"
+        ),
+    )
+    @app_commands.rename(seat=cmd("seat", "cmd.game.remove.seat.name"))
+    @app_commands.describe(seat=cmd("The bot to remove", "cmd.game.remove.seat.description"))
+    async def remove(self, interaction: discord.Interaction, seat: str) -> None:
+        assert interaction.channel_id is not None
+        lobby = await self.service.require_session(interaction.channel_id)
+        number = seat_number(lobby, seat)
+        removed = lobby.names[number]
+        session = await self.service.remove_bot(interaction.channel_id, interaction.user.id, number)
+        line = i18n.t(session.lang, "lobby.removed", name=removed)
+        await announce(interaction, [line, *seat_lines(session, session.lang)], lobby_view(session))
+
+    @remove.autocomplete("seat")
+    async def remove_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._seat_choices(interaction, current, bots_only=True)
 
     @game.command(
         name=cmd("start", "cmd.game.start.name"),
@@ -184,19 +228,23 @@ class Lobby(commands.Cog):
     async def start(self, interaction: discord.Interaction, first: str = "") -> None:
         assert interaction.channel_id is not None
         lobby = await self.service.require_session(interaction.channel_id)
-        report = await self.service.start(
-            interaction.channel_id, interaction.user.id, first_seat(lobby, first)
-        )
-        locale = interaction.locale
+        chosen = seat_number(lobby, first) if first.strip() else None
+        report = await self.service.start(interaction.channel_id, interaction.user.id, chosen)
+        lang = report.after.lang
         head = [
-            i18n.t(locale, "lobby.started", game=title(report.after, locale), id=report.after.id),
-            *seat_lines(report.after, locale),
+            i18n.t(lang, "lobby.started", game=title(report.after, lang), id=report.after.id),
+            *seat_lines(report.after, lang),
         ]
         await publish(interaction, self.service, report, head)
 
     @start.autocomplete("first")
     async def first_autocomplete(
         self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._seat_choices(interaction, current, bots_only=False)
+
+    async def _seat_choices(
+        self, interaction: discord.Interaction, current: str, *, bots_only: bool
     ) -> list[app_commands.Choice[str]]:
         if interaction.channel_id is None:
             return []
@@ -207,7 +255,7 @@ class Lobby(commands.Cog):
         return [
             app_commands.Choice(name=f"{s.seat + 1}. {s.name}"[:100], value=str(s.seat + 1))
             for s in session.record.seats
-            if needle in f"{s.seat + 1}. {s.name}".lower()
+            if needle in f"{s.seat + 1}. {s.name}".lower() and (s.is_bot or not bots_only)
         ][:25]
 
     @game.command(
@@ -222,10 +270,32 @@ class Lobby(commands.Cog):
         session = await self.service.cancel(interaction.channel_id, interaction.user.id, is_admin)
         user = interaction.user.mention
         await announce(
-            interaction, [i18n.t(interaction.locale, "game.cancelled", id=session.id, user=user)]
+            interaction, [i18n.t(session.lang, "game.cancelled", id=session.id, user=user)]
         )
 
-    # ------------------------------------------------------------------ in game
+    @game.command(
+        name=cmd("settings", "cmd.game.settings.name"),
+        description=cmd(
+            "Server settings for games (Manage Server)", "cmd.game.settings.description"
+        ),
+    )
+    @app_commands.rename(threads=cmd("threads", "cmd.game.settings.threads.name"))
+    @app_commands.describe(
+        threads=cmd(
+            "Play each game in its own thread (default: yes)",
+            "cmd.game.settings.threads.description",
+        )
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    async def settings(self, interaction: discord.Interaction, threads: bool) -> None:
+        assert interaction.guild_id is not None
+        if not interaction.permissions.manage_guild:
+            raise UserError("settings.forbidden")
+        await self.service.set_threads(interaction.guild_id, threads)
+        key = "settings.threads_on" if threads else "settings.threads_off"
+        await interaction.response.send_message(i18n.t(interaction.locale, key), ephemeral=True)
+
+    # ------------------------------------------------------------------ what a game shows
 
     @game.command(
         name=cmd("status", "cmd.game.status.name"),
@@ -233,13 +303,12 @@ class Lobby(commands.Cog):
     )
     async def status(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
-        session = await self.service.require_session(interaction.channel_id)
-        message = await game_message(
-            session,
-            self._status_head(session, interaction.locale),
-            interaction.locale,
-            with_board=False,
-        )
+        locale = interaction.locale
+        session = await self.service.latest_in(interaction.channel_id)
+        head = self._status_head(session, locale)
+        if session.record.status == "finished":
+            head += await self._why_it_ended(session, locale)
+        message = await game_message(session, head, locale, with_board=False)
         await interaction.response.send_message(
             message.content,
             embed=message.embed,
@@ -261,7 +330,17 @@ class Lobby(commands.Cog):
         chosen = game_options.describe(session.spec, session.record.options, locale)
         if chosen:
             lines.append(i18n.t(locale, "options.line", options=chosen))
-        return [*lines, *seat_lines(session, locale)]
+        if session.record.status in ("lobby", "active"):
+            lines += seat_lines(session, locale)
+        return lines
+
+    async def _why_it_ended(self, session: Session, locale: object) -> list[str]:
+        """The game's own last words (e.g. a supply ran out), or the resignations."""
+        if session.outcome is None:
+            return []
+        turns = await self.service.history(session)
+        last = turns[-1].public_events() if turns else ()
+        return [f"🏁 {describe(e, locale)}" for e in last if e.seat is None]
 
     @game.command(
         name=cmd("board", "cmd.game.board.name"),
@@ -271,7 +350,7 @@ class Lobby(commands.Cog):
     )
     async def board(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
-        session = await self.service.require_session(interaction.channel_id)
+        session = await self.service.latest_in(interaction.channel_id)
         if session.state is None:
             raise_not_started()
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -294,7 +373,7 @@ class Lobby(commands.Cog):
     )
     async def hand(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
-        session = await self.service.require_session(interaction.channel_id)
+        session = await self.service.latest_in(interaction.channel_id)
         if session.state is None:
             raise_not_started()
         seat = session.seat_of(interaction.user.id)
@@ -311,16 +390,58 @@ class Lobby(commands.Cog):
             await interaction.followup.send(text, file=file, ephemeral=True)
 
     @game.command(
+        name=cmd("history", "cmd.game.history.name"),
+        description=cmd("The moves of the game here (only to you)", "cmd.game.history.description"),
+    )
+    async def history(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        locale = interaction.locale
+        session = await self.service.latest_in(interaction.channel_id)
+        lines = [
+            f"{number}. {line}"
+            for number, line in enumerate(
+                turn_lines(session, await self.service.history(session), locale), start=1
+            )
+        ]
+        head = i18n.t(locale, "game.history_head", game=title(session, locale), id=session.id)
+        if not lines:
+            await interaction.response.send_message(
+                f"{head}\n{i18n.t(locale, 'game.history_empty')}", ephemeral=True
+            )
+            return
+        if session.record.status == "finished":
+            lines.append(final_summary(session, locale))
+        shown = "\n".join([head, *lines[-HISTORY_LINES:]])[-1900:]
+        log_file = discord.File(
+            io.BytesIO("\n".join([head, *lines]).encode("utf-8")), filename="history.txt"
+        )
+        await interaction.response.send_message(
+            shown, file=log_file, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @game.command(
         name=cmd("resign", "cmd.game.resign.name"),
         description=cmd(
             "Resign: the AI plays your seat, you rank last", "cmd.game.resign.description"
         ),
     )
     async def resign(self, interaction: discord.Interaction) -> None:
+        """Asks first: the confirmation button resigns (see cogs/buttons.py)."""
         assert interaction.channel_id is not None
-        report = await self.service.resign(interaction.channel_id, interaction.user.id)
-        head = [i18n.t(interaction.locale, "game.resigned", user=interaction.user.mention)]
-        await publish(interaction, self.service, report, head)
+        session = await self.service.require_session(interaction.channel_id)
+        seat = session.seat_of(interaction.user.id)
+        if session.record.status != "active":
+            raise UserError("game.not_started")
+        if seat is None:
+            raise UserError("game.not_a_player")
+        if session.ai_plays(seat):
+            raise UserError("game.you_resigned")
+        locale = interaction.locale
+        await interaction.response.send_message(
+            i18n.t(locale, "game.resign_confirm"),
+            view=resign_view(session, interaction.user.id, locale),
+            ephemeral=True,
+        )
 
     @game.command(
         name=cmd("list", "cmd.game.list.name"),
@@ -344,70 +465,26 @@ class Lobby(commands.Cog):
             text = "\n".join(lines)[:2000]
         await interaction.response.send_message(text, ephemeral=True)
 
-    # ------------------------------------------------------------------ restart
 
-    async def resume_waiting_games(self) -> None:
-        """AI seats whose turn came while the bot was down (or mid-chain) play now."""
-        for guild in self.bot.guilds:
-            for record in await self.bot.storage.list_games(guild.id, ("active",)):
-                session = await self.service.get(record.id)
-                if session is None or not any(session.ai_plays(s) for s in session.to_act):
-                    continue
-                try:
-                    report = await self.service.advance(session)
-                    if not report.turns:
-                        continue
-                    locale = guild.preferred_locale
-                    lines = turn_lines(report.after, report.turns, locale)
-                    message = await game_message(report.after, lines, locale)
-                    channel = self.bot.get_partial_messageable(record.channel_id)
-                    await post_to_channel(channel, message)
-                    await deliver_private(self.bot, report.after, report.private_events())
-                except Exception:
-                    log.exception("Resuming AI seats of game %s failed", record.id)
-
-    # ------------------------------------------------------------------ reminders
-
-    @tasks.loop(minutes=10)
-    async def remind_waiting_players(self) -> None:
-        """Ping players a game has waited on for TURN_REMINDER_HOURS, via the channel."""
-        now = datetime.now(UTC)
-        after = timedelta(hours=self.bot.config.reminder_hours)
-        for guild in self.bot.guilds:
-            for session in await self.service.due_reminders(guild.id, now, after):
-                try:
-                    locale = guild.preferred_locale
-                    head = [
-                        i18n.t(locale, "game.reminder", game=title(session, locale), id=session.id)
-                    ]
-                    message = await game_message(session, head, locale, with_board=False)
-                    channel = self.bot.get_partial_messageable(session.record.channel_id)
-                    await post_to_channel(channel, message)
-                    await self.service.mark_reminded(session, now)
-                except Exception:
-                    log.exception("Reminder for game %s failed", session.id)
-
-    @remind_waiting_players.before_loop
-    async def _wait_until_ready(self) -> None:
-        await self.bot.wait_until_ready()
-
-
-async def announce(interaction: discord.Interaction, lines: list[str]) -> None:
+async def announce(
+    interaction: discord.Interaction, lines: list[str], view: discord.ui.View | None = None
+) -> None:
     """A public lobby message; it names people without pinging them."""
-    await interaction.response.send_message(
-        "\n".join(lines), allowed_mentions=discord.AllowedMentions.none()
-    )
+    text = "\n".join(lines)
+    mentions = discord.AllowedMentions.none()
+    if view is None:
+        await interaction.response.send_message(text, allowed_mentions=mentions)
+    else:
+        await interaction.response.send_message(text, view=view, allowed_mentions=mentions)
 
 
 def raise_not_started() -> None:
     raise UserError("game.not_started")
 
 
-def first_seat(session: Session, typed: str) -> int | None:
-    """The lobby seat named by ``/game start first:`` (its number or name), or None."""
+def seat_number(session: Session, typed: str) -> int:
+    """The lobby seat a player named (its number, "2. Name" or the name)."""
     typed = typed.strip()
-    if not typed:
-        return None
     seats = session.record.seats
     if typed.isdigit() and 1 <= int(typed) <= len(seats):
         return int(typed) - 1

@@ -23,16 +23,14 @@ from bot.errors import UserError
 from bot.service import GameService, Session
 from bot.translator import cmd
 from cogs import boards
-from cogs.flow import publish
-from games.core import Seat, complete
+from cogs.flow import answer
+from cogs.suggest import move_choices, waiting_choice
+from games.core import Seat
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
 
 log = logging.getLogger(__name__)
-
-CHOICE_LIMIT = 25  # Discord: at most 25 suggestions of at most 100 characters
-VALUE_LIMIT = 100
 
 
 @app_commands.guild_only()
@@ -76,7 +74,7 @@ class GameCog(commands.GroupCog):
         if session.key != self.key:
             raise UserError("game.wrong_command", command=f"/{session.key}")
         report = await self.service.play(interaction.channel_id, interaction.user.id, text)
-        await publish(interaction, self.service, report)
+        await answer(interaction, self.service, report)
 
     # ------------------------------------------------------------------ /<game> move
 
@@ -100,13 +98,25 @@ class GameCog(commands.GroupCog):
     ) -> list[app_commands.Choice[str]]:
         found = await self.my_turn(interaction)
         if found is None:
-            return []
+            session = await self.playing_here(interaction)
+            if session is None:
+                return []
+            label, value = waiting_choice(session, interaction.locale)
+            return [app_commands.Choice(name=label, value=value)]
         session, seat = found
-        suggestions = complete(session.engine, session.state, seat, current[:VALUE_LIMIT])
         return [
-            app_commands.Choice(name=s.label[:VALUE_LIMIT], value=s.command[:VALUE_LIMIT])
-            for s in suggestions[:CHOICE_LIMIT]
+            app_commands.Choice(name=label, value=value)
+            for label, value in move_choices(session, seat, current, interaction.locale)
         ]
+
+    async def playing_here(self, interaction: discord.Interaction) -> Session | None:
+        """This game, running in the channel (for who-is-awaited answers)."""
+        if interaction.channel_id is None:
+            return None
+        session = await self.service.session_in(interaction.channel_id)
+        if session is None or session.key != self.key or session.record.status != "active":
+            return None
+        return session
 
 
 def game_cog_class(extension: str, key: str) -> type[GameCog]:

@@ -32,6 +32,7 @@ class GameMessage:
     embed: discord.Embed
     file: discord.File | None
     mentions: discord.AllowedMentions
+    view: discord.ui.View | None = None
 
 
 def title(session: Session, locale: object) -> str:
@@ -110,6 +111,28 @@ def final_summary(session: Session, locale: object) -> str:
     return "\n".join(lines)
 
 
+def seat_mark(session: Session, seat: Seat) -> str:
+    """🤖 for a bot seat, 🏳️ for a resigned player (the AI plays it), else nothing."""
+    record = session.seat(seat)
+    if record.is_bot:
+        return "" if "🤖" in record.name else " 🤖"
+    return " 🏳️" if record.resigned else ""
+
+
+def score_lines(session: Session, locale: object) -> list[str]:
+    """The compact summary beside the board: each seat, marked, with its public scores."""
+    if session.state is None or session.record.status != "active":
+        return []
+    summary = session.engine.summary(session.state)
+    acting = set(session.to_act)
+    lines = []
+    for seat, name in enumerate(session.names):
+        arrow = "▶ " if seat in acting else ""
+        text = f" — {i18n.term(locale, summary[seat])}" if seat < len(summary) else ""
+        lines.append(f"{arrow}**{seat + 1}. {name}**{seat_mark(session, seat)}{text}")
+    return lines
+
+
 def clip(lines: Sequence[str]) -> str:
     """Join lines within Discord's content limit, dropping the oldest first."""
     kept = list(lines)
@@ -119,22 +142,31 @@ def clip(lines: Sequence[str]) -> str:
 
 
 async def game_message(
-    session: Session, head: Sequence[str], locale: object, *, with_board: bool = True
+    session: Session,
+    head: Sequence[str],
+    locale: object,
+    *,
+    with_board: bool = True,
+    view: discord.ui.View | None = None,
 ) -> GameMessage:
     content = clip([*head, *next_lines(session, locale)])
     embed = discord.Embed(
         title=i18n.t(locale, "game.title", title=title(session, locale), id=session.id),
         colour=EMBED_COLOUR,
     )
+    scores = score_lines(session, locale)
+    if scores:
+        embed.description = "\n".join(scores)[:4000]
     file = None
     if with_board and session.state is not None:
         file = await board_file(session, None, locale)
         embed.set_image(url="attachment://board.png")
-    embed.set_footer(text=i18n.t(locale, f"{session.key}.footer", default=""))
+    if session.record.status == "active":  # a finished game has nothing left to move
+        embed.set_footer(text=i18n.t(locale, f"{session.key}.footer", default=""))
     mentions = discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(uid) for uid in iter_mentions(session)]
     )
-    return GameMessage(content, embed, file, mentions)
+    return GameMessage(content, embed, file, mentions, view)
 
 
 async def report_message(report: MoveReport, locale: object) -> GameMessage:
@@ -149,6 +181,8 @@ def _send_kwargs(message: GameMessage) -> dict[str, object]:
     }
     if message.file is not None:
         kwargs["file"] = message.file
+    if message.view is not None:
+        kwargs["view"] = message.view
     return kwargs
 
 

@@ -174,10 +174,16 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Step(Generic[StateT]):
-    """The result of one atomic move: the new state and what happened."""
+    """The result of one atomic move: the new state and what happened.
+
+    ``ends_turn`` is False while the mover's turn goes on (a first camel of
+    two): the platform then answers the step privately and posts the whole
+    turn once, when it ends. A seat that no longer acts has ended its turn.
+    """
 
     state: StateT
     events: tuple[Event, ...] = ()
+    ends_turn: bool = True
 
 
 # --------------------------------------------------------------------------- outcome
@@ -376,6 +382,20 @@ class Game(ABC, Generic[StateT, MoveT]):
     def format_move(self, move: MoveT) -> str:
         """The notation of one atomic move; ``parse`` accepts it back."""
 
+    def move_words(self, move: MoveT) -> Term | None:
+        """The move in the reader's words (``blanc F7``), if they differ from the
+        notation; ``parse`` must accept them too. Autocomplete matches both."""
+        return None
+
+    def summary(self, state: StateT) -> tuple[Term, ...]:
+        """Per seat, its public score state in a few words (the turn post's text
+        summary beside the board); empty if the board says it all."""
+        return ()
+
+    def move_hint(self, state: StateT, seat: Seat, move: MoveT) -> Term | None:
+        """A short note on what the move does now (``+5 oasis``), for suggestions."""
+        return None
+
     @abstractmethod
     def outcome(self, state: StateT) -> Outcome | None:
         """Final scores and ranks (tie-breaks included) once the game is over."""
@@ -449,11 +469,12 @@ def play_all(
 ) -> Step[StateT]:
     """Like :func:`apply_all`, collecting every move's events."""
     events: list[Event] = []
+    ends_turn = True
     for move in moves:
         step = game.play(state, seat, move)
-        state = step.state
+        state, ends_turn = step.state, step.ends_turn
         events.extend(step.events)
-    return Step(state, tuple(events))
+    return Step(state, tuple(events), ends_turn)
 
 
 def bot_move(game: Game[StateT, MoveT], bot: Bot, state: StateT, seat: Seat, seed: int) -> MoveT:
@@ -467,10 +488,15 @@ def bot_move(game: Game[StateT, MoveT], bot: Bot, state: StateT, seat: Seat, see
 
 @dataclass(frozen=True)
 class Suggestion:
-    """One autocomplete entry: what is shown and the full command it stands for."""
+    """One autocomplete entry: what is shown and the full command it stands for.
+
+    ``label`` is in the reader's words; ``hint`` (a Term, or None) says what
+    the last move does. ``command`` is notation that ``parse`` accepts.
+    """
 
     label: str
     command: str
+    hint: Term | None = None
 
 
 def complete(
@@ -479,54 +505,88 @@ def complete(
     seat: Seat,
     typed: str,
     limit: int = 25,
+    words_of: Callable[[MoveT], str] | None = None,
 ) -> list[Suggestion]:
     """Commands ``seat`` could send now, filtered by what was typed.
 
-    If ``typed`` starts with whole moves (e.g. ``"orange F7 "``), the legal
-    continuations after them are offered too, so a compound turn can be
-    entered in one command. Returns [] when the seat has nothing to do.
+    ``words_of`` gives a move in the reader's language (``blanc F7``); what
+    was typed matches it as well as the notation. If ``typed`` starts with
+    whole moves (``"orange F7 "``), the legal continuations after them are
+    offered, so a compound turn can be entered in one command. With more
+    candidates than ``limit``, they are spread over the kinds of move (the
+    notation's first word: a colour, an action) instead of filling the list
+    with one kind. Returns [] when the seat has nothing to do.
     """
     if seat not in game.to_act(state):
         return []
-    prefix_moves: list[str] = []
+
+    def forms(move: MoveT) -> tuple[str, str]:
+        notation = game.format_move(move)
+        return notation, words_of(move) if words_of is not None else notation
+
+    prefix: list[tuple[str, str]] = []  # (notation, words) of whole moves typed
     scratch = state
-    words = typed.lstrip()
+    rest = typed.lstrip()
     # Peel off complete leading moves (followed by a separator) one by one.
-    while True:
-        legal = game.legal_moves(scratch, seat)
-        if not legal:
-            break
-        lowered = words.lower()
+    while legal := game.legal_moves(scratch, seat):
+        lowered = rest.lower()
         matched = None
         for move in legal:
-            text = game.format_move(move).lower()
-            if lowered.startswith(text) and lowered[len(text) : len(text) + 1] in (" ", ","):
-                matched = (text, move)
+            for text in forms(move):
+                text = text.lower()
+                if lowered.startswith(text) and lowered[len(text) : len(text) + 1] in (" ", ","):
+                    matched = (len(text), move)
+                    break
+            if matched:
                 break
         if matched is None:
             break
-        text, move = matched
+        length, move = matched
         try:
-            nxt = game.apply(scratch, seat, move)
+            step = game.play(scratch, seat, move)
         except MoveError:
             break
-        if seat not in game.to_act(nxt):
+        if seat not in game.to_act(step.state) or step.ends_turn:
             break
-        prefix_moves.append(game.format_move(move))
-        scratch = nxt
-        words = words[len(text) :].lstrip(" ,")
-    needle = _norm(words)
-    head = " ".join(prefix_moves)
-    out: list[Suggestion] = []
+        prefix.append(forms(move))
+        scratch = step.state
+        rest = rest[length:].lstrip(" ,")
+    needle = _norm(rest)
+    matching: list[tuple[MoveT, str, str]] = []
     for move in game.legal_moves(scratch, seat):
-        text = game.format_move(move)
-        if needle and needle not in _norm(text):
-            continue
-        full = f"{head} {text}" if head else text
-        out.append(Suggestion(label=full, command=full))
-        if len(out) >= limit:
-            break
+        notation, words = forms(move)
+        if not needle or needle in _norm(notation) or needle in _norm(words):
+            matching.append((move, notation, words))
+    head_notation = " ".join(n for n, _ in prefix)
+    head_words = " ".join(w for _, w in prefix)
+    out: list[Suggestion] = []
+    for move, notation, words in _spread(matching, limit):
+        out.append(
+            Suggestion(
+                label=f"{head_words} {words}".strip(),
+                command=f"{head_notation} {notation}".strip(),
+                hint=game.move_hint(scratch, seat, move),
+            )
+        )
     return out
+
+
+def _spread(items: list[tuple[T, str, str]], limit: int) -> list[tuple[T, str, str]]:
+    """At most ``limit`` items, taken in turn from each group (first word of
+    the notation), in their original order within a group."""
+    if len(items) <= limit:
+        return items
+    groups: dict[str, list[tuple[T, str, str]]] = {}
+    for item in items:
+        groups.setdefault(item[1].split(" ", 1)[0], []).append(item)
+    picked: list[tuple[T, str, str]] = []
+    depth = 0
+    while len(picked) < limit:
+        for group in groups.values():
+            if depth < len(group) and len(picked) < limit:
+                picked.append(group[depth])
+        depth += 1
+    return picked
 
 
 def _norm(text: str) -> str:

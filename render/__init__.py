@@ -4,11 +4,14 @@ Renderers see only views, never engine state, and are pure and CPU-only.
 The shared toolkit, one job per module:
 
 - :mod:`render.text`: the font (Source Sans Pro, regular and bold), printable
-  names, fitting and drawing text;
-- :mod:`render.palette`: ink, paper, accents and the seat styles;
-- :mod:`render.shapes`: polygons, seat markers, crown and arrow;
+  names, fitting and drawing text, and the sizes that stay legible once a
+  phone shows the image 550 px wide (``legible_size``, ``recording_text``);
+- :mod:`render.palette`: ink, paper, accents, the seat styles, and telling
+  colours apart (contrast, CIEDE2000, colour-blind simulation);
+- :mod:`render.shapes`: polygons, seat markers, crown, arrow, robot and flag;
 - :mod:`render.grids`: hex and square grids, coordinates around them;
 - :mod:`render.sprites`: supersampled sprites and pasting;
-- :mod:`render.panel`: the score and turn panel under every board;
+- :mod:`render.panel`: the score and turn panel under every board, scaled
+  with the image width, with "AI" / "resigned" badges;
 - :mod:`render.png`: PNG encoding for Discord.
 """

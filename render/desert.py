@@ -1,12 +1,26 @@
 """Board image of Through the Desert, drawn from a :class:`DesertView`.
 
 Layout: the hex board on top (coordinates on all four sides), the shared
-score panel (:mod:`render.panel`) below it. The terrain, coordinates and
-out-of-play section never change during a game, so they form a static layer
-cached per (map, active squares, language); each render copies it and draws
-only what moves: areas, oases, water holes, caravans, the last-turn
-highlight and the panel. Words come from the catalogue (``desert.board.*``
-and the shared ``common.*``).
+score panel (:mod:`render.panel`) below it. With 2-3 players the small
+section (columns P-S) is out of play and left out: the image stops after
+column O (the coordinates stay the real ones). Hexes have the same size at
+every player count, so a 2-3 player board is about 1000 px wide and a 4-5
+player board about 1240.
+
+Legible on a phone (Discord shows the image about 550 px wide there): the
+name of every square a piece may still take is written in it, dark on a
+light halo, at a size that stays legible once shrunk
+(:func:`render.text.legible_size`), and so are the coordinates and the
+panel. The terrain and coordinates never change during a game, so they
+form a static layer cached per board setup; each render copies it and
+draws only what moves: areas, oases, water holes, space names, caravans,
+the last-turn highlight and the panel. Words come from the catalogue
+(``desert.board.*`` and the shared ``common.*``).
+
+Pieces are filled with the camel colour and carry the owner's mark: the
+owner's shape, rimmed in ink, with a band of the owner's colour darkened
+just enough to stay distinct from every camel colour
+(:func:`render.palette.distinct_shade`, see :func:`mark_colour`).
 """
 
 from __future__ import annotations
@@ -21,7 +35,6 @@ from games import catalogue
 from games.core import Seat
 from games.desert.board import SMALL_FIRST_COLUMN  # importing games.desert adds its catalogue
 from games.desert.model import (
-    COLOUR_CODES,
     COLOURS,
     COLUMNS,
     ROWS,
@@ -32,24 +45,48 @@ from games.desert.model import (
     coord_name,
 )
 from render.grids import HexGrid, draw_grid_labels, hex_corners, hex_neighbour
-from render.palette import BACKDROP, GOLD, INK, MUTED, PAPER, RGB, mix, player_style, with_alpha
-from render.panel import Cell, Column, Panel, Row, draw_panel, panel_height
+from render.palette import (
+    BACKDROP,
+    GOLD,
+    INK,
+    MUTED,
+    PAPER,
+    RGB,
+    distinct_shade,
+    mix,
+    player_style,
+    with_alpha,
+)
+from render.panel import Cell, Column, Panel, Row, draw_panel, panel_height, panel_metrics
 from render.png import png_bytes
 from render.shapes import Box, Point, draw_crown, shape_points
 from render.sprites import paste_centred, scaled, supersampled
-from render.text import display_name, draw_text
+from render.text import display_name, draw_text, drawing_cache, legible_size, stamp_text
 
 TerrainKey = tuple[tuple[Coord, Terrain], ...]
 
 # --------------------------------------------------------------------------- look
 
-RADIUS = 36.0  # hex centre to corner, px
-MARGIN_X = 44  # room for the row numbers
-MARGIN_TOP = 40  # room for the column letters
+RADIUS = 34.6  # hex centre to corner, px: the 2-3 player board (A-O) is 1000 px wide
+MARGIN_X = 36  # room for the row numbers
+MARGIN_TOP = 38  # room for the column letters
 GRID = HexGrid(RADIUS, (MARGIN_X + math.sqrt(3) * RADIUS / 2, MARGIN_TOP + RADIUS))
-_BOARD_W, _BOARD_H = GRID.size(len(COLUMNS), ROWS)
-WIDTH = round(_BOARD_W) + 2 * MARGIN_X
-BOARD_BOTTOM = round(MARGIN_TOP + _BOARD_H + 40)  # below the bottom letters
+_BOARD_H = GRID.size(len(COLUMNS), ROWS)[1]
+BOARD_BOTTOM = round(MARGIN_TOP + _BOARD_H + 38)  # below the bottom letters
+MAIN_COLUMNS = SMALL_FIRST_COLUMN - 1  # A-O: what 2-3 players use
+
+
+def board_width(columns: int) -> int:
+    """Image width when the board shows its first ``columns`` columns."""
+    return round(GRID.size(columns, ROWS)[0]) + 2 * MARGIN_X
+
+
+WIDTH = board_width(len(COLUMNS))  # 4-5 players: every column
+
+# Text sizes: the same at every player count, legible even on the widest image.
+SPACE_SIZE = legible_size("space", WIDTH)  # square names ("F7")
+COORD_SIZE = legible_size("coordinate", WIDTH)  # letters and numbers around the board
+VALUE_SIZE = legible_size("value", WIDTH, 24)  # water hole values
 
 SAND: RGB = (236, 218, 170)
 SAND_EDGE: RGB = (196, 168, 118)
@@ -60,12 +97,15 @@ MOUNTAIN_PEAK: RGB = (150, 128, 110)
 SNOW: RGB = (240, 234, 224)
 OUT_FILL: RGB = (150, 146, 140)
 OUT_HATCH: RGB = (120, 116, 112)
-WATER_RING: RGB = (110, 160, 205)
 WATER_FILL: RGB = (26, 104, 180)
 BORDER_LINE: RGB = (120, 36, 24)
-LABEL: RGB = (160, 132, 90)
+LABEL: RGB = (84, 62, 36)  # square names: dark brown…
+LABEL_HALO: RGB = (248, 240, 214)  # …on a light halo, legible on sand, areas and hatching
 ABSENT: RGB = (140, 124, 104)
 LOW_SUPPLY = 4  # supplies at or below this are shown in warning colour
+
+WATER_DY = -0.27  # water hole disc centre, in radii below the square's centre (above: < 0)
+WATER_R = 0.4  # water hole disc radius, in radii
 
 # Camel colours (not player colours); each piece also shows its letter.
 CAMEL_RGB: Mapping[str, RGB] = {
@@ -77,30 +117,50 @@ CAMEL_RGB: Mapping[str, RGB] = {
 }
 
 
+def mark_colour(seat: Seat) -> RGB:
+    """The seat's colour as its mark on pieces: darkened only as far as needed to
+    stay distinct (CIEDE2000 ≥ 30) from every camel colour it may sit on."""
+    return distinct_shade(player_style(seat).colour, tuple(CAMEL_RGB.values()))
+
+
 # --------------------------------------------------------------------------- public API
 
 
-def render_desert(view: DesertView, names: Sequence[str], lang: str = "en") -> bytes:
+def render_desert(
+    view: DesertView,
+    names: Sequence[str],
+    lang: str = "en",
+    tags: Sequence[str | None] | None = None,
+) -> bytes:
     """PNG bytes of the board and score panel as ``view`` shows them.
 
     ``names[i]`` is seat i's display name; names that are missing or that
-    the font cannot show at all fall back to "Player N". Pure and CPU-only:
-    safe in ``asyncio.to_thread``.
+    the font cannot show at all fall back to "Player N". ``tags[i]``, when
+    given, marks seat i's row: "bot" (an AI plays it), "resigned" or None.
+    Pure and CPU-only: safe in ``asyncio.to_thread``.
     """
-    return png_bytes(render_desert_image(view, names, lang))
+    return png_bytes(render_desert_image(view, names, lang, tags))
 
 
-def render_desert_image(view: DesertView, names: Sequence[str], lang: str = "en") -> Image.Image:
+def render_desert_image(
+    view: DesertView,
+    names: Sequence[str],
+    lang: str = "en",
+    tags: Sequence[str | None] | None = None,
+) -> Image.Image:
     """The same picture as a Pillow RGB image (for tests and tools)."""
-    panel = score_panel(view, names, lang)
+    panel = score_panel(view, names, lang, tags)
     terrain: TerrainKey = tuple(sorted(view.terrain.items()))
-    image = _canvas(terrain, view.active, lang, panel_height(panel)).copy()
+    columns = shown_columns(view)
+    width = board_width(columns)
+    image = _canvas(terrain, view.active, columns, panel_height(panel, width)).copy()
     draw = ImageDraw.Draw(image, "RGBA")
     _draw_oases(image, view)
     _draw_areas(image, draw, view)
     _draw_water(image, view)
+    _draw_space_names(image, view)
     _draw_caravan_links(draw, view)
-    _draw_pieces(image, view)
+    _draw_pieces(image, view, lang)
     _draw_last_turn(draw, view)
     draw_panel(image, panel, lang, top=BOARD_BOTTOM)
     return image
@@ -114,18 +174,31 @@ def display_names(view: DesertView, names: Sequence[str], lang: str) -> list[str
     ]
 
 
+def shown_columns(view: DesertView) -> int:
+    """Columns drawn: A-O when the small section is out of play (2-3 players), else all."""
+    return MAIN_COLUMNS if _small_section_unused(view.active) else len(COLUMNS)
+
+
+def placeable(view: DesertView) -> list[Coord]:
+    """Squares a piece may still take (some player, some colour): the ones whose
+    name is written on the board. Free playable squares, water holes included."""
+    return sorted(c for c in view.active if c not in view.pieces and c not in view.oases)
+
+
 # --------------------------------------------------------------------------- static layers
 
-# The board (terrain, grid, coordinates, out-of-play hatching) per board setup,
-# and the canvas (board + room for the panel) per panel height. About 3 MB
-# and 4.5 MB each; a process rarely needs more than a few. Shared: callers
-# copy them before drawing.
+# The board (terrain, grid, coordinates) per board setup, and the canvas
+# (board + room for the panel) per panel height. A few MB each; a process
+# rarely needs more than a few. Shared: callers copy them before drawing.
 
 
+@drawing_cache
 @lru_cache(maxsize=8)
-def _canvas(terrain: TerrainKey, active: frozenset[Coord], lang: str, height: int) -> Image.Image:
-    canvas = Image.new("RGB", (WIDTH, BOARD_BOTTOM + height), BACKDROP)
-    canvas.paste(_board_layer(terrain, active, lang), (0, 0))
+def _canvas(
+    terrain: TerrainKey, active: frozenset[Coord], columns: int, height: int
+) -> Image.Image:
+    canvas = Image.new("RGB", (board_width(columns), BOARD_BOTTOM + height), BACKDROP)
+    canvas.paste(_board_layer(terrain, active, columns), (0, 0))
     return canvas
 
 
@@ -134,25 +207,21 @@ def _in_small(coord: Coord) -> bool:
 
 
 def _is_out(coord: Coord, terrain: Mapping[Coord, Terrain], active: frozenset[Coord]) -> bool:
-    """Out of play: a square of a section this player count does not use.
-
-    A section is unused when none of its playable squares is active (2-3
-    players); its mountains are greyed out with it.
-    """
-    if terrain.get(coord) != "mountain":
-        return coord not in active
-    return _small_section_unused(terrain, active) and _in_small(coord)
+    """Out of play: a sand square this player count does not use (greyed out)."""
+    return terrain.get(coord) != "mountain" and coord not in active
 
 
-def _small_section_unused(terrain: Mapping[Coord, Terrain], active: frozenset[Coord]) -> bool:
+def _small_section_unused(active: frozenset[Coord]) -> bool:
     return not any(_in_small(c) for c in active)
 
 
+@drawing_cache
 @lru_cache(maxsize=4)
-def _board_layer(terrain_items: TerrainKey, active: frozenset[Coord], lang: str) -> Image.Image:
-    """Terrain, grid, section border and coordinates, drawn once per board setup."""
-    terrain = dict(terrain_items)
-    size = (WIDTH, BOARD_BOTTOM)
+def _board_layer(terrain_items: TerrainKey, active: frozenset[Coord], columns: int) -> Image.Image:
+    """Terrain, grid, section border and coordinates of the first ``columns``
+    columns, drawn once per board setup."""
+    terrain = {c: kind for c, kind in terrain_items if c[0] <= columns}
+    size = (board_width(columns), BOARD_BOTTOM)
     scale = 3
 
     def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
@@ -162,11 +231,8 @@ def _board_layer(terrain_items: TerrainKey, active: frozenset[Coord], lang: str)
         _paint_section_border(draw, terrain, k)
 
     layer = supersampled(size, paint, scale=scale).convert("RGB")
-    if _small_section_unused(terrain, active):
-        _hatch_out_of_play(layer, terrain, active, lang)
     draw = ImageDraw.Draw(layer)
-    _draw_square_labels(draw, active)
-    draw_grid_labels(draw, GRID, len(COLUMNS), ROWS, columns=COLUMNS, size=22)
+    draw_grid_labels(draw, GRID, columns, ROWS, columns=COLUMNS, size=COORD_SIZE)
     return layer
 
 
@@ -184,14 +250,7 @@ def _paint_hex(draw: ImageDraw.ImageDraw, coord: Coord, kind: Terrain, out: bool
         return
     fill = PALM_SAND if kind == "palm" else SAND
     draw.polygon(corners, fill=fill, outline=SAND_EDGE, width=round(1.5 * k))
-    if kind == "water":
-        rr = r * 0.42
-        draw.ellipse(
-            (centre[0] - rr, centre[1] - rr, centre[0] + rr, centre[1] + rr),
-            outline=WATER_RING,
-            width=round(2.5 * k),
-        )
-    elif kind == "palm":
+    if kind == "palm":
         _paint_palm(draw, (centre[0], centre[1] - r * 0.38), r * 0.42, faint=True)
 
 
@@ -263,53 +322,6 @@ def _paint_section_border(
                     draw.ellipse((x * k - rr, y * k - rr, x * k + rr, y * k + rr), fill=BORDER_LINE)
 
 
-def _hatch_out_of_play(
-    layer: Image.Image, terrain: Mapping[Coord, Terrain], active: frozenset[Coord], lang: str
-) -> None:
-    """Diagonal hatching plus a label over the unused section (2-3 players)."""
-    mask = Image.new("L", layer.size, 0)
-    mdraw = ImageDraw.Draw(mask)
-    out = [c for c in terrain if _is_out(c, terrain, active)]
-    for coord in out:
-        mdraw.polygon(GRID.corners(*coord, scale=0.97), fill=110)
-    hatch = Image.new("RGB", layer.size, OUT_HATCH)
-    lines = Image.new("L", layer.size, 0)
-    ldraw = ImageDraw.Draw(lines)
-    for x in range(-layer.height, layer.width, 14):
-        ldraw.line([(x, layer.height), (x + layer.height, 0)], fill=255, width=3)
-    mask = Image.composite(mask, Image.new("L", layer.size, 0), lines)
-    layer.paste(hatch, (0, 0), mask)
-    _draw_out_label(layer, out, catalogue.text(lang, "desert.board.out"))
-
-
-def _draw_out_label(layer: Image.Image, out: Sequence[Coord], text: str) -> None:
-    """Vertical "out of play" label down the middle of the unused section."""
-    xs = [GRID.centre(*c)[0] for c in out]
-    ys = [GRID.centre(*c)[1] for c in out]
-    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-    length = round(max(ys) - min(ys))
-    label = Image.new("RGBA", (length, 60), (0, 0, 0, 0))
-    draw_text(
-        ImageDraw.Draw(label),
-        (length / 2, 30),
-        text,
-        34,
-        (60, 56, 52),
-        anchor="mm",
-        outline=(205, 200, 192),
-        outline_width=3,
-    )
-    rotated = label.rotate(90, expand=True)
-    layer.paste(rotated, (round(cx - rotated.width / 2), round(cy - rotated.height / 2)), rotated)
-
-
-def _draw_square_labels(draw: ImageDraw.ImageDraw, active: frozenset[Coord]) -> None:
-    """Tiny names in every playable square, so a move can be read off the board."""
-    for coord in active:
-        cx, cy = GRID.centre(*coord)
-        draw_text(draw, (cx, cy + RADIUS * 0.66), coord_name(coord), 11, LABEL, anchor="mm")
-
-
 # --------------------------------------------------------------------------- sprites
 
 _SPRITE = 4  # supersampling factor for sprites
@@ -360,57 +372,75 @@ def _oasis_sprite() -> Image.Image:
     return supersampled(size, paint, _SPRITE)
 
 
+@drawing_cache
 @lru_cache(maxsize=4)
 def _water_sprite(value: int) -> Image.Image:
-    d = round(RADIUS * 0.9) + 4
+    """A water hole: its value in white on a blue disc (pasted above the square's name)."""
+    d = round(RADIUS * WATER_R * 2) + 4
 
     def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
         c = d / 2 * k
-        r = RADIUS * 0.44 * k
+        r = RADIUS * WATER_R * k
         draw.ellipse((c - r, c - r, c + r, c + r), fill=PAPER)
         r2 = r - 2 * k
         draw.ellipse((c - r2, c - r2, c + r2, c + r2), fill=WATER_FILL, outline=INK, width=round(k))
 
     sprite = supersampled((d, d), paint, _SPRITE)
     draw_text(
-        ImageDraw.Draw(sprite), (d / 2, d / 2 + 1), str(value), 24, PAPER, anchor="mm", bold=True
+        ImageDraw.Draw(sprite),
+        (d / 2, d / 2 + 1),
+        str(value),
+        VALUE_SIZE,
+        PAPER,
+        anchor="mm",
+        bold=True,
+        role="value",
     )
     return sprite
 
 
-@lru_cache(maxsize=64)
-def _piece_sprite(seat: Seat, colour: str, leader: bool) -> Image.Image:
-    """A caravan piece: the OWNER's shape, rimmed in the owner's colour, filled
-    with the CAMEL colour and lettered with it (w y o p g); leaders are bigger,
-    lettered in capitals and wear a crown (their rider)."""
+def colour_letter(colour: str, lang: str) -> str:
+    """The camel colour's letter in the game's language (white: w in English, b in French)."""
+    return catalogue.text(lang, f"desert.colour_letter.{colour}")
+
+
+@drawing_cache
+@lru_cache(maxsize=128)  # 5 seats x 5 colours x leader or camel x 2 languages
+def _piece_sprite(seat: Seat, colour: str, leader: bool, lang: str = "en") -> Image.Image:
+    """A caravan piece: the OWNER's shape, rimmed in ink, banded in the owner's
+    mark colour, then a thick ink ring around the CAMEL colour, lettered with it
+    (w y o p g in English); leaders are bigger, lettered in capitals and wear a crown
+    (their rider). The ink ring keeps band and fill apart, and the band's
+    colour is never close to the fill's (:func:`mark_colour`)."""
     style = player_style(seat)
-    radius = RADIUS * (0.68 if leader else 0.56)
+    radius = RADIUS * (0.68 if leader else 0.58)
     d = round(radius * 2.9)
     centre = (d / 2, d / 2 + (radius * 0.12 if leader else 0))
     fill = CAMEL_RGB.get(colour, PAPER)
+    mark = mark_colour(seat)
 
     def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
         c = (centre[0] * k, centre[1] * k)
         r = radius * k
-        draw.polygon(shape_points(style.shape, c, r * 1.05), fill=INK)
-        draw.polygon(shape_points(style.shape, c, r * 0.95), fill=style.colour)
-        draw.polygon(shape_points(style.shape, c, r * 0.74), fill=INK)
-        draw.polygon(shape_points(style.shape, c, r * 0.69), fill=fill)
+        draw.polygon(shape_points(style.shape, c, r * 1.08), fill=INK)
+        draw.polygon(shape_points(style.shape, c, r * 0.96), fill=mark)
+        draw.polygon(shape_points(style.shape, c, r * 0.73), fill=INK)
+        draw.polygon(shape_points(style.shape, c, r * 0.6), fill=fill)
         if leader:  # the rider: a crown on top of the piece
             lift = 1.3 if style.shape == "triangle" else 1.02
             draw_crown(draw, (c[0], c[1] - r * lift), r * 0.5)
 
     sprite = supersampled((d, d), paint, _SPRITE)
-    letter = COLOUR_CODES.get(colour, "?")
+    letter = colour_letter(colour, lang)
     text_y = centre[1] + (radius * 0.18 if style.shape == "triangle" else 0)
     draw_text(
         ImageDraw.Draw(sprite),
         (centre[0], text_y),
         letter.upper() if leader else letter,
-        round(radius * (0.86 if leader else 0.95)),
+        round(radius * (0.8 if leader else 0.92)),
         INK,
         anchor="mm",
-        bold=leader,
+        bold=True,
     )
     return sprite
 
@@ -441,7 +471,38 @@ def _draw_areas(image: Image.Image, draw: ImageDraw.ImageDraw, view: DesertView)
 
 def _draw_water(image: Image.Image, view: DesertView) -> None:
     for coord, value in view.water.items():
-        paste_centred(image, _water_sprite(value), GRID.centre(*coord))
+        x, y = GRID.centre(*coord)
+        paste_centred(image, _water_sprite(value), (x, y + WATER_DY * RADIUS))
+
+
+def space_name_anchor(view: DesertView, coord: Coord) -> Point:
+    """Where a square's name goes (baseline centre): the middle of the square,
+    or under the disc of a water hole."""
+    x, y = GRID.centre(*coord)
+    if view.terrain.get(coord) == "water":
+        return x, y + RADIUS * 0.6
+    return x, y + SPACE_SIZE * 0.34
+
+
+def _draw_space_names(image: Image.Image, view: DesertView) -> None:
+    """The name of every square a piece may still take, legible on a phone: a
+    player reads where to place straight off the board."""
+    columns = shown_columns(view)
+    for coord in placeable(view):
+        if coord[0] > columns:
+            continue
+        stamp_text(
+            image,
+            space_name_anchor(view, coord),
+            coord_name(coord),
+            SPACE_SIZE,
+            LABEL,
+            anchor="ms",
+            bold=True,
+            outline=LABEL_HALO,
+            outline_width=2,
+            role="space",
+        )
 
 
 def _draw_caravan_links(draw: ImageDraw.ImageDraw, view: DesertView) -> None:
@@ -454,14 +515,13 @@ def _draw_caravan_links(draw: ImageDraw.ImageDraw, view: DesertView) -> None:
                 continue
             a, b = GRID.centre(*coord), GRID.centre(*other)
             draw.line([a, b], fill=INK, width=10)
-            draw.line([a, b], fill=player_style(piece.seat).colour, width=5)
+            draw.line([a, b], fill=mark_colour(piece.seat), width=5)
 
 
-def _draw_pieces(image: Image.Image, view: DesertView) -> None:
+def _draw_pieces(image: Image.Image, view: DesertView, lang: str) -> None:
     for coord, piece in view.pieces.items():
-        paste_centred(
-            image, _piece_sprite(piece.seat, piece.colour, piece.leader), GRID.centre(*coord)
-        )
+        sprite = _piece_sprite(piece.seat, piece.colour, piece.leader, lang)
+        paste_centred(image, sprite, GRID.centre(*coord))
 
 
 def _last_turn_squares(view: DesertView) -> tuple[set[Coord], set[Coord]]:
@@ -490,16 +550,31 @@ def _draw_last_turn(draw: ImageDraw.ImageDraw, view: DesertView) -> None:
 
 # --------------------------------------------------------------------------- score panel
 
-CARAVAN_W = 62  # one caravan column: a pill
+# px at the panel's design width (render.panel.DESIGN_WIDTH), scaled with the image
+CARAVAN_W = 52  # one caravan column: a pill
+NAME_W = 222  # marker and name
+TOTAL_W = 60  # the total column (the other scores share what is left)
 
 
-def score_panel(view: DesertView, names: Sequence[str], lang: str) -> Panel:
+def score_panel(
+    view: DesertView,
+    names: Sequence[str],
+    lang: str,
+    tags: Sequence[str | None] | None = None,
+) -> Panel:
     """The shared panel filled in for this view: phase and who plays (or the
-    winners), the supply per colour, each player's caravans and scores."""
+    winners), the supply per colour, each player's caravans and scores.
+    ``tags[seat]`` ("bot", "resigned" or None) badges that seat's row."""
     keys = _score_columns(view)
-    caravans = tuple(Column(partial(_paint_disc, colour), width=CARAVAN_W) for colour in COLOURS)
+    caravans = tuple(
+        Column(partial(_paint_disc, colour, lang), width=CARAVAN_W) for colour in COLOURS
+    )
     scores = tuple(
-        Column(_score_title(key, lang), space_before=19 if i == 0 else 0)
+        Column(
+            _score_title(key, lang),
+            width=TOTAL_W if key == "total" else None,
+            space_before=14 if i == 0 else 0,
+        )
         for i, key in enumerate(keys)
     )
     stock = (view.supply.get(colour, 0) for colour in COLOURS)
@@ -514,6 +589,7 @@ def score_panel(view: DesertView, names: Sequence[str], lang: str) -> Panel:
             + tuple(Cell(_score_cell(view, info, k, lang), strong=k == "total") for k in keys),
             seat=info.seat,
             name=names[info.seat] if info.seat < len(names) else "",
+            tag=tags[info.seat] if tags is not None and info.seat < len(tags) else None,
         )
         for info in view.info
     )
@@ -528,6 +604,7 @@ def score_panel(view: DesertView, names: Sequence[str], lang: str) -> Panel:
         acting=() if over else view.to_act,
         winners=view.outcome.winners if view.outcome is not None else (),
         note=note,
+        name_width=NAME_W,
     )
 
 
@@ -562,13 +639,26 @@ def _score_title(key: str, lang: str) -> str:
     return catalogue.text(lang, f"desert.board.{key}", default=key.title())
 
 
-def _paint_disc(colour: str, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box) -> None:
+def _paint_disc(
+    colour: str, lang: str, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box
+) -> None:
     """Column title: a disc of the camel colour with its letter."""
+    m = panel_metrics(image.width)
     cx, mid = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    r = m.px(15)
     draw.ellipse(
-        (cx - 15, mid - 15, cx + 15, mid + 15), fill=CAMEL_RGB[colour], outline=INK, width=2
+        (cx - r, mid - r, cx + r, mid + r), fill=CAMEL_RGB[colour], outline=INK, width=m.h(2)
     )
-    draw_text(draw, (cx, mid), COLOUR_CODES[colour], 18, INK, anchor="mm", bold=True)
+    draw_text(
+        draw,
+        (cx, mid),
+        colour_letter(colour, lang),
+        m.title_size,
+        INK,
+        anchor="mm",
+        bold=True,
+        role="title",
+    )
 
 
 def _longest(view: DesertView) -> dict[str, set[Seat]]:
@@ -596,43 +686,61 @@ def _caravan_cell(info: PlayerInfo, colour: str, longest: bool) -> Cell:
 def _paste_pill(
     colour: str, text: str, kind: str, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box
 ) -> None:
-    paste_centred(image, _pill(colour, text, kind), ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+    pill = _pill(colour, text, kind, image.width)
+    paste_centred(image, pill, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
 
 
+@drawing_cache
 @lru_cache(maxsize=512)
-def _pill(colour: str, text: str, kind: str) -> Image.Image:
-    """A caravan cell: its length on a pill of the camel colour.
+def _pill(colour: str, text: str, kind: str, width: int) -> Image.Image:
+    """A caravan cell of a panel ``width`` px wide: its length on a pill of the
+    camel colour.
 
     "absent" (5 players: the colour put back) is crossed out, "unplaced" is
     an empty outline, "longest" gets a white rim and a gold star.
     """
-    size = (62, 40)
+    m = panel_metrics(width)
+    size = (round(m.px(CARAVAN_W)), round(m.px(40)))
     fill = CAMEL_RGB.get(colour, PAPER)
 
+    w, h = CARAVAN_W, 40  # the design, in px at the panel's design width
+
     def paint(draw: ImageDraw.ImageDraw, k: float) -> None:
-        box = (7 * k, 6 * k, 55 * k, 36 * k)
+        k *= m.scale
+        box = (4 * k, 6 * k, (w - 4) * k, (h - 5) * k)
+        radius = (h - 11) / 2 * k
         if kind == "absent":
-            draw.rounded_rectangle(box, radius=15 * k, outline=ABSENT, width=round(2 * k))
-            for a, b in (((21, 13), (41, 29)), ((21, 29), (41, 13))):
+            draw.rounded_rectangle(box, radius=radius, outline=ABSENT, width=round(2 * k))
+            cx, cy = w / 2, (h + 1) / 2
+            for sx in (-1, 1):
                 draw.line(
-                    [(a[0] * k, a[1] * k), (b[0] * k, b[1] * k)], fill=ABSENT, width=round(3 * k)
+                    [((cx - 9 * sx) * k, (cy - 8) * k), ((cx + 9 * sx) * k, (cy + 8) * k)],
+                    fill=ABSENT,
+                    width=round(3 * k),
                 )
         elif kind == "unplaced":
-            draw.rounded_rectangle(box, radius=15 * k, outline=fill, width=round(2 * k))
+            draw.rounded_rectangle(box, radius=radius, outline=fill, width=round(2 * k))
         else:
             rim = (PAPER, 3) if kind == "longest" else (INK, 1)
             draw.rounded_rectangle(
-                box, radius=15 * k, fill=fill, outline=rim[0], width=round(rim[1] * k)
+                box, radius=radius, fill=fill, outline=rim[0], width=round(rim[1] * k)
             )
         if kind == "longest":
-            star = shape_points("star", (53 * k, 8 * k), 6.5 * k)
+            star = shape_points("star", ((w - 5) * k, 8 * k), 6.5 * k)
             draw.polygon(star, fill=GOLD, outline=INK, width=round(k))
 
     pill = supersampled(size, paint, _SPRITE)
     if text:
         ink = MUTED if kind == "unplaced" else INK
         draw_text(
-            ImageDraw.Draw(pill), (31, 21), text, 22, ink, anchor="mm", bold=kind == "longest"
+            ImageDraw.Draw(pill),
+            (size[0] / 2, size[1] / 2 + m.px(1)),
+            text,
+            m.cell_size,
+            ink,
+            anchor="mm",
+            bold=kind == "longest",
+            role="score",
         )
     return pill
 

@@ -169,15 +169,51 @@ def draw_grid_labels(
         name = col_names[col - 1]
         if "t" in sides:
             x, y = grid.centre(col, 1)
-            draw_text(draw, (x, y - half_h - gap), name, size, fill, anchor="ms", bold=True)
+            draw_text(
+                draw,
+                (x, y - half_h - gap),
+                name,
+                size,
+                fill,
+                anchor="ms",
+                bold=True,
+                role="coordinate",
+            )
         if "b" in sides:
             x, y = grid.centre(col, rows)
-            draw_text(draw, (x, y + half_h + gap), name, size, fill, anchor="mt", bold=True)
+            draw_text(
+                draw,
+                (x, y + half_h + gap),
+                name,
+                size,
+                fill,
+                anchor="mt",
+                bold=True,
+                role="coordinate",
+            )
     for row in range(1, rows + 1):
         name = names[row - 1]
         if "l" in sides:
             x, y = grid.centre(1, row)
-            draw_text(draw, (x - half_w - gap, y), name, size, fill, anchor="rm", bold=True)
+            draw_text(
+                draw,
+                (x - half_w - gap, y),
+                name,
+                size,
+                fill,
+                anchor="rm",
+                bold=True,
+                role="coordinate",
+            )
         if "r" in sides:
             x, y = grid.centre(cols, row)
-            draw_text(draw, (x + half_w + gap, y), name, size, fill, anchor="lm", bold=True)
+            draw_text(
+                draw,
+                (x + half_w + gap, y),
+                name,
+                size,
+                fill,
+                anchor="lm",
+                bold=True,
+                role="coordinate",
+            )

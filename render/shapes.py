@@ -96,3 +96,49 @@ def draw_arrow(draw: ImageDraw.ImageDraw, centre: Point, size: float) -> None:
         fill=GOLD,
         outline=INK,
     )
+
+
+def draw_robot(draw: ImageDraw.ImageDraw, centre: Point, size: float, fill: Sequence[int]) -> None:
+    """A robot's head about ``2 * size`` wide (an AI plays this seat): a rounded
+    head with two eyes, a mouth and an antenna, in ``fill``."""
+    cx, cy = centre
+    colour = tuple(fill)
+    line = max(1, round(size / 5))
+    top = cy - size * 0.45
+    draw.line([(cx, top), (cx, cy - size * 0.95)], fill=colour, width=line)
+    r = size * 0.2
+    draw.ellipse((cx - r, cy - size * 0.95 - r, cx + r, cy - size * 0.95 + r), fill=colour)
+    draw.rounded_rectangle(
+        (cx - size * 0.85, top, cx + size * 0.85, cy + size * 0.8),
+        radius=size * 0.3,
+        outline=colour,
+        width=line,
+    )
+    e = size * 0.2
+    for dx in (-0.38, 0.38):
+        ex, ey = cx + dx * size, cy + size * 0.05
+        draw.ellipse((ex - e, ey - e, ex + e, ey + e), fill=colour)
+    draw.line(
+        [(cx - size * 0.35, cy + size * 0.48), (cx + size * 0.35, cy + size * 0.48)],
+        fill=colour,
+        width=max(1, line - 1),
+    )
+
+
+def draw_flag(draw: ImageDraw.ImageDraw, centre: Point, size: float, fill: Sequence[int]) -> None:
+    """A white flag on its pole about ``2 * size`` high (the player gave up), in ``fill``."""
+    cx, cy = centre
+    colour = tuple(fill)
+    pole = cx - size * 0.6
+    draw.line([(pole, cy - size), (pole, cy + size)], fill=colour, width=max(1, round(size / 5)))
+    draw.polygon(
+        [
+            (pole, cy - size),
+            (cx + size * 0.1, cy - size * 0.85),
+            (cx + size * 0.8, cy - size * 0.95),
+            (cx + size * 0.8, cy - size * 0.05),
+            (cx + size * 0.1, cy + size * 0.05),
+            (pole, cy - size * 0.1),
+        ],
+        fill=colour,
+    )

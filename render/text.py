@@ -1,4 +1,5 @@
-"""Text: Source Sans Pro (regular and bold), printable names, fitting and drawing.
+"""Text: Source Sans Pro (regular and bold), printable names, fitting and drawing,
+and the sizes that stay legible on a phone.
 
 The font files come with the ``font-source-sans-pro`` package (SIL Open Font
 Licence): Latin with every French accent, Greek and Cyrillic, in a real bold
@@ -6,17 +7,31 @@ face. Nothing is fetched and no system font is used, so a board looks the
 same on every host. Characters the font has no glyph for (emoji, CJK…) are
 dropped before drawing, never shown as boxes; a name with nothing printable
 left becomes the catalogue's "Player N".
+
+Legibility: Discord shows a posted image about :data:`PHONE_WIDTH` px wide
+on a phone, so a label drawn ``size`` px high on an image ``width`` px wide
+is seen ``size * PHONE_WIDTH / width`` px high. :data:`MIN_PHONE_PX` gives,
+per role of a text (the ``role`` of :func:`draw_text`), the least seen size:
+9 px for secondary labels (space names, coordinates, titles), 11 px for
+what players read first (status line, names, scores). :func:`legible_size`
+turns that into the size to draw; :func:`recording_text` lists every text
+drawn, with its size and role, so tests can check it.
 """
 
 from __future__ import annotations
 
 import io
+import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Protocol, TypeVar
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from games import catalogue
 from render.shapes import Point
@@ -27,6 +42,83 @@ FONT_PACKAGE = "font_source_sans_pro"
 REGULAR = "SourceSansPro-Regular.ttf"
 BOLD = "SourceSansPro-Bold.ttf"
 ELLIPSIS = "…"
+
+# --------------------------------------------------------------------------- legibility
+
+PHONE_WIDTH = 550  # px: how wide Discord shows a posted image on a phone
+MIN_PHONE_PX: Mapping[str, int] = {
+    # what players read first
+    "status": 11,  # the status line: phase, who plays, who won
+    "name": 11,  # players' names
+    "score": 11,  # scores and other per-player values
+    # secondary labels
+    "space": 9,  # a square's name on the board ("F7")
+    "coordinate": 9,  # column letters and row numbers around a grid
+    "title": 9,  # column titles, row labels
+    "badge": 9,  # small tags ("AI", "resigned")
+    "value": 9,  # numbers printed on pieces and tokens
+}
+
+
+def phone_px(size: float, width: int) -> float:
+    """How high a ``size`` px text of an image ``width`` px wide is seen on a phone."""
+    return size * PHONE_WIDTH / width
+
+
+def legible_size(role: str, width: int, size: int = 0) -> int:
+    """``size``, raised if needed so a ``role`` text stays legible on an image
+    ``width`` px wide once shown on a phone (:data:`MIN_PHONE_PX`)."""
+    return max(size, math.ceil(MIN_PHONE_PX[role] * width / PHONE_WIDTH - 1e-9))
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One :func:`draw_text` call, as :func:`recording_text` lists it."""
+
+    text: str  # as drawn (printable)
+    size: int
+    role: str
+    bold: bool
+    xy: tuple[float, float]
+    anchor: str
+
+
+_RECORDS: ContextVar[tuple[list[DrawnText], ...]] = ContextVar("_RECORDS", default=())
+
+
+class _Cache(Protocol):
+    def cache_clear(self) -> None: ...
+
+
+_C = TypeVar("_C", bound=_Cache)
+_DRAWING_CACHES: list[Callable[[], None]] = []
+
+
+def drawing_cache(cached: _C) -> _C:
+    """Register an ``lru_cache``d function that draws text (a sprite, a layer),
+    so :func:`recording_text` empties it and sees its texts drawn again.
+
+    Use above ``@lru_cache``: ``@drawing_cache`` then ``@lru_cache(maxsize=…)``.
+    """
+    _DRAWING_CACHES.append(cached.cache_clear)
+    return cached
+
+
+@contextmanager
+def recording_text() -> Iterator[list[DrawnText]]:
+    """Every text drawn inside the ``with`` block (this thread or task), in order.
+
+    Cached drawings (see :func:`drawing_cache`) are emptied first so their
+    texts are drawn, hence listed, too. For tests and tools.
+    """
+    for clear in _DRAWING_CACHES:
+        clear()
+    log: list[DrawnText] = []
+    token = _RECORDS.set((*_RECORDS.get(), log))
+    try:
+        yield log
+    finally:
+        _RECORDS.reset(token)
 
 
 @lru_cache(maxsize=2)
@@ -127,15 +219,19 @@ def draw_text(
     bold: bool = False,
     outline: Sequence[int] | None = None,
     outline_width: int = 0,
+    role: str = "",
 ) -> float:
     """Draw the printable ``text`` at ``xy`` (Pillow ``anchor``); returns its width.
 
     ``outline`` draws a halo of ``outline_width`` px so a label stays legible
-    on any background.
+    on any background. ``role`` (a :data:`MIN_PHONE_PX` key) says what the
+    text is for, so tests can check it is legible on a phone.
     """
     shown = printable(text)
     if not shown:
         return 0.0
+    for log in _RECORDS.get():
+        log.append(DrawnText(shown, size, role, bold, (float(xy[0]), float(xy[1])), anchor))
     draw.text(
         xy,
         shown,
@@ -146,3 +242,63 @@ def draw_text(
         stroke_fill=None if outline is None else tuple(outline),
     )
     return _length(shown, size, bold)
+
+
+@lru_cache(maxsize=1024)
+def _stamp(
+    shown: str,
+    size: int,
+    bold: bool,
+    anchor: str,
+    fill: tuple[int, ...],
+    outline: tuple[int, ...] | None,
+    outline_width: int,
+) -> tuple[tuple[int, int], Image.Image]:
+    """A text (on its halo) as an RGBA image, with its offset from the anchor point."""
+    face = font(size, bold)
+    stroke = outline_width if outline is not None else 0
+    probe = ImageDraw.Draw(Image.new("L", (1, 1)))
+    left, top, right, bottom = probe.textbbox(
+        (0, 0), shown, font=face, anchor=anchor, stroke_width=stroke
+    )
+    left, top = math.floor(left), math.floor(top)
+    box = (math.ceil(right) - left, math.ceil(bottom) - top)
+    stamp = Image.new("RGBA", box, (*(outline or fill)[:3], 0))
+    if outline is not None and stroke:
+        halo = Image.new("L", box, 0)
+        ImageDraw.Draw(halo).text(
+            (-left, -top), shown, fill=255, font=face, anchor=anchor, stroke_width=stroke
+        )
+        stamp.putalpha(halo)
+    text = Image.new("L", box, 0)
+    ImageDraw.Draw(text).text((-left, -top), shown, fill=255, font=face, anchor=anchor)
+    ink = Image.new("RGBA", box, (*fill[:3], 0))
+    ink.putalpha(text)
+    stamp.alpha_composite(ink)
+    return (left, top), stamp
+
+
+def stamp_text(
+    image: Image.Image,
+    xy: Point,
+    text: str,
+    size: int,
+    fill: Sequence[int],
+    *,
+    anchor: str = "la",
+    bold: bool = False,
+    outline: Sequence[int] | None = None,
+    outline_width: int = 0,
+    role: str = "",
+) -> None:
+    """Like :func:`draw_text`, from a cached stamp: for the same labels drawn on
+    every render (square names…), many times faster. ``xy`` is rounded to
+    whole px; ``image`` is RGB."""
+    shown = printable(text)
+    if not shown:
+        return
+    for log in _RECORDS.get():
+        log.append(DrawnText(shown, size, role, bold, (float(xy[0]), float(xy[1])), anchor))
+    halo = None if outline is None else tuple(outline)
+    (dx, dy), stamp = _stamp(shown, size, bold, anchor, tuple(fill), halo, outline_width)
+    image.paste(stamp, (round(xy[0]) + dx, round(xy[1]) + dy), stamp)

@@ -41,6 +41,7 @@ class BotProcess:
             "DATABASE_URL": f"sqlite:///{workdir / 'games.db'}",
             "DISCORD_GUILD_IDS": str(guild_id),
             "LOG_LEVEL": "INFO",
+            "CARAVANSERAI_ENV_FILE": os.devnull,  # a developer's own .env stays out
             **(extra_env or {}),
         }
         self.process: asyncio.subprocess.Process | None = None
@@ -158,3 +159,12 @@ def next_player(world: World, message: Any) -> Any | None:
     """Whoever the bot pinged to act next (None when the game is over)."""
     pinged = [int(uid) for uid in MENTION.findall(message.content.split("➡️", 1)[-1])]
     return world.users[pinged[-1]] if pinged and "➡️" in message.content else None
+
+
+async def thread_opened(world: World, starter: Any, timeout: float = 20) -> Any:
+    """The game thread the bot opens from its line in the channel (it comes just after)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while (thread := world.fake.thread_of(starter)) is None:
+        assert asyncio.get_running_loop().time() < deadline, "no thread was opened"
+        await asyncio.sleep(0.05)
+    return thread

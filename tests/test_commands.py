@@ -70,6 +70,9 @@ async def test_the_expected_commands_exist(payloads: list[dict[str, Any]]) -> No
         "resign",
         "cancel",
         "list",
+        "remove",
+        "history",
+        "settings",
     }
 
 

@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 import os
+import re
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DATABASE_URL, ConfigError, load_config
+from bot import config as config_module
+from bot.config import (
+    Config,
+    ConfigError,
+    check_database,
+    default_dotenv,
+    load_config,
+    project_root,
+)
+from bot.storage import DEFAULT_DATABASE_URL, check_database_url
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_missing_token_explains_how_to_get_one(tmp_path: Path) -> None:
@@ -44,15 +58,206 @@ def test_defaults(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("DISCORD_GUILD_IDS", "abc"), ("LOG_LEVEL", "LOUD"), ("TURN_REMINDER_HOURS", "soon")],
+    [
+        ("DISCORD_GUILD_IDS", "abc"),
+        ("DISCORD_GUILD_IDS", "12,-5"),
+        ("DISCORD_GUILD_IDS", "0"),
+        ("DISCORD_GUILD_IDS", "1.5"),
+        ("DISCORD_GUILD_IDS", "1_000"),
+        ("DISCORD_GUILD_IDS", str(2**64)),
+        ("LOG_LEVEL", "LOUD"),
+        ("TURN_REMINDER_HOURS", "soon"),
+        ("TURN_REMINDER_HOURS", "-1"),
+        ("TURN_REMINDER_HOURS", "-0.5"),
+        ("TURN_REMINDER_HOURS", "nan"),
+        ("TURN_REMINDER_HOURS", "inf"),
+        ("DISCORD_API_BASE", "127.0.0.1:8080/api/v10"),
+        ("DISCORD_API_BASE", "http://"),
+        ("DISCORD_GATEWAY_URL", "http://127.0.0.1:8080/gateway"),
+        ("DATABASE_URL", "mysql://host/db"),
+        ("DATABASE_URL", "postgresql://host/db"),
+        ("DATABASE_URL", "sqlite:///"),
+    ],
 )
 def test_bad_values_are_refused(tmp_path: Path, name: str, value: str) -> None:
-    with pytest.raises(ConfigError, match=name):
+    with pytest.raises(ConfigError, match=name) as info:
         load_config({"DISCORD_TOKEN": "t", name: value}, tmp_path / ".env")
+    assert "\n" not in str(info.value)  # one line
+
+
+def test_numbers_within_range_are_accepted(tmp_path: Path) -> None:
+    config = load_config(
+        {
+            "DISCORD_TOKEN": "t",
+            "DISCORD_GUILD_IDS": " 1574539749383864323 , 42,",
+            "TURN_REMINDER_HOURS": "0",
+            "DISCORD_API_BASE": "http://127.0.0.1:8080/api/v10",
+            "DISCORD_GATEWAY_URL": "ws://127.0.0.1:8080/gateway",
+        },
+        tmp_path / ".env",
+    )
+    assert config.guild_ids == (1574539749383864323, 42)
+    assert config.reminder_hours == 0
+    assert config.api_base == "http://127.0.0.1:8080/api/v10"
+    assert config.gateway_url == "ws://127.0.0.1:8080/gateway"
+    assert load_config({"DISCORD_TOKEN": "t", "TURN_REMINDER_HOURS": "1.5"}, tmp_path / ".env")
+
+
+# --------------------------------------------------------------------------- where .env is
+
+
+def fake_project(tmp_path: Path, marker: str | None) -> Path:
+    """A folder holding a ``bot`` package (and ``marker``, e.g. README.md); its package dir."""
+    package = tmp_path / "project" / "bot"
+    package.mkdir(parents=True)
+    if marker is not None:
+        (package.parent / marker).write_text("")
+    return package
+
+
+@pytest.mark.parametrize("marker", ["README.md", "pyproject.toml"])
+def test_dotenv_is_next_to_the_project(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, marker: str
+) -> None:
+    package = fake_project(tmp_path, marker)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert project_root(package) == package.parent
+    assert default_dotenv(package) == package.parent / ".env"
+
+
+def test_dotenv_of_an_installed_package_is_in_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = fake_project(tmp_path, None)  # e.g. site-packages/bot: no README.md beside it
+    monkeypatch.chdir(tmp_path)
+    assert project_root(package) is None
+    assert default_dotenv(package) == tmp_path / ".env"
+
+
+def test_this_projects_dotenv_is_beside_readme() -> None:
+    assert project_root() == ROOT
+    assert default_dotenv() == ROOT / ".env"
+
+
+def test_load_config_reads_the_projects_dotenv_from_anywhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = fake_project(tmp_path, "README.md")
+    (package.parent / ".env").write_text("DISCORD_TOKEN=from-file\nLOG_LEVEL=debug\n")
+    monkeypatch.setattr(config_module, "PACKAGE_DIR", package)
+    monkeypatch.chdir(tmp_path)
+    config = load_config({"LOG_LEVEL": "warning"})
+    assert config.token == "from-file"
+    assert config.log_level == "WARNING"  # the environment wins
+
+
+def test_env_file_variable_names_another_dotenv(tmp_path: Path) -> None:
+    other = tmp_path / "secrets.env"
+    other.write_text("DISCORD_TOKEN=from-secrets\n")
+    assert load_config({"CARAVANSERAI_ENV_FILE": str(other)}).token == "from-secrets"
+    with pytest.raises(ConfigError, match="DISCORD_TOKEN is not set"):
+        load_config({"CARAVANSERAI_ENV_FILE": os.devnull})
+    with pytest.raises(ConfigError, match="CARAVANSERAI_ENV_FILE=.*no such file"):
+        load_config({"CARAVANSERAI_ENV_FILE": str(tmp_path / "missing.env")})
+
+
+def test_unreadable_dotenv_is_one_line(tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_bytes(b"DISCORD_TOKEN=\xff\xfe\n")
+    with pytest.raises(ConfigError, match=r"Cannot read .*\.env"):
+        load_config({}, dotenv)
+
+
+# --------------------------------------------------------------------------- the database file
+
+
+def test_in_memory_database_needs_no_file() -> None:
+    assert check_database_url("sqlite://") == check_database_url("sqlite:///:memory:") == ":memory:"
+
+
+def test_database_folders_are_tried_for_real_and_removed(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "er" / "games.db"
+    assert check_database_url(f"sqlite:///{target}") == str(target)
+    assert os.listdir(tmp_path) == []  # created to be sure, then removed
+
+
+def test_relative_database_path_is_shown_absolute(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert check_database_url("sqlite:///data/games.db") == str(tmp_path / "data" / "games.db")
+    assert check_database_url("data/games.db") == str(tmp_path / "data" / "games.db")
+    assert os.listdir(tmp_path) == []
+
+
+def test_existing_database_is_accepted_and_left_alone(tmp_path: Path) -> None:
+    target = tmp_path / "games.db"
+    with closing(sqlite3.connect(target)) as db, db:
+        db.execute("CREATE TABLE t (x)")
+    before = target.read_bytes()
+    assert check_database_url(f"sqlite:///{target}") == str(target)
+    assert target.read_bytes() == before
+    assert os.listdir(tmp_path) == ["games.db"]
+    empty = tmp_path / "empty.db"  # SQLite accepts an empty file as a new database
+    empty.write_bytes(b"")
+    assert check_database_url(str(empty)) == str(empty)
+
+
+def test_impossible_database_paths_name_the_file(tmp_path: Path) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    text = tmp_path / "notes.db"
+    text.write_text("hello")
+    cases = {
+        f"sqlite:///{a_file}/sub/games.db": f"{a_file} is a file, not a folder",
+        f"sqlite:///{a_file}/games.db": f"{a_file} is a file, not a folder",
+        f"sqlite:///{tmp_path}": f"{tmp_path} is a folder",
+        f"sqlite:///{text}": f"{text} is not a SQLite database",
+    }
+    for url, expected in cases.items():
+        with pytest.raises(ConfigError) as info:
+            check_database(Config(token="t", database_url=url))
+        assert str(info.value).startswith("DATABASE_URL: ")
+        assert expected in str(info.value)
+    assert sorted(os.listdir(tmp_path)) == ["a-file", "notes.db"]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into read-only folders")
+def test_read_only_database_folder_is_named(tmp_path: Path) -> None:
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    existing = folder / "old.db"
+    with closing(sqlite3.connect(existing)):
+        pass
+
+    def refused(path: Path, message: str) -> None:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            check_database_url(f"sqlite:///{path}")
+
+    folder.chmod(0o555)
+    try:
+        refused(folder / "games.db", f"cannot create {folder}/games.db: Permission denied")
+        refused(folder / "sub" / "games.db", f"cannot create the folder {folder}/sub for")
+        # SQLite needs the folder too, for the -wal and -shm files.
+        refused(existing, f"cannot write in {folder}, where SQLite keeps old.db-wal")
+    finally:
+        folder.chmod(0o755)
+    existing.chmod(0o444)
+    refused(existing, f"cannot write {existing}: Permission denied")
+
+
+@pytest.mark.skipif(not Path("/sys/kernel").is_dir(), reason="needs Linux sysfs")
+def test_read_only_file_system_is_named() -> None:
+    # sysfs refuses new files even to root.
+    with pytest.raises(ValueError, match="cannot create /sys/caravanserai-test.db: "):
+        check_database_url("sqlite:////sys/caravanserai-test.db")
 
 
 def test_python_m_bot_without_token_exits_with_help(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    env["CARAVANSERAI_ENV_FILE"] = os.devnull  # not the developer's own .env
     result = subprocess.run(
         [sys.executable, "-m", "bot"],
         cwd=tmp_path,

@@ -93,6 +93,8 @@ def test_legal_moves_notation_and_decisions_agree(key: str, players: int) -> Non
                     with pytest.raises(MoveError):
                         engine.play(state, seat, move)
         others.extend(engine.legal_moves(state, ply.seat))
+        if ply.seat not in engine.to_act(ply.step.state):
+            assert ply.step.ends_turn, "a seat that no longer acts has ended its turn"
 
 
 def test_options_are_declared_and_checked() -> None:

@@ -21,7 +21,16 @@ import pytest
 from bot.service import GameService
 from bot.storage import open_storage
 from games.desert import GAME
-from tests.e2e import ROOT, World, board_png, next_player, open_world, public, refused
+from tests.e2e import (
+    ROOT,
+    World,
+    board_png,
+    next_player,
+    open_world,
+    public,
+    refused,
+    thread_opened,
+)
 from tests.fakediscord import FakeDiscord
 
 
@@ -31,9 +40,13 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         yield opened
 
 
+def locale_of(world: World, player: Any) -> str:
+    return "fr" if player is world.bob else "en-US"
+
+
 async def play_one_move(world: World, player: Any) -> Any:
-    """Pick the first legal move the autocomplete offers, as a player would."""
-    locale = "fr" if player is world.bob else None
+    """A whole turn typed as one command, picked from the autocomplete as a player would."""
+    locale = locale_of(world, player)
     choices = await world.fake.autocomplete(
         player, world.channel, "desert move", {"notation": ""}, focused="notation", locale=locale
     )
@@ -58,7 +71,38 @@ async def play_one_move(world: World, player: Any) -> Any:
     return await public(world, player, "desert move", {"notation": command}, locale=locale)
 
 
+def last_turn_post(world: World) -> Any:
+    """The newest public post with a "Your move" button."""
+    for message in reversed(world.fake.messages(world.channel)):
+        if any(c.startswith("move:") for c in message.custom_ids()):
+            return message
+    raise AssertionError("no post with a 'Your move' button")
+
+
+async def play_with_buttons(world: World, player: Any) -> Any:
+    """ "Your move", then a suggested move, until the turn is posted publicly."""
+    fake, locale = world.fake, locale_of(world, player)
+    for _ in range(3):
+        post = last_turn_post(world)
+        button = next(c for c in post.custom_ids() if c.startswith("move:"))
+        opened = await fake.click(player, post, button, locale=locale)
+        picker = await opened.final(timeout=20)
+        assert opened.ephemeral and opened.ack_latency < 3
+        select = next(c for c in picker.custom_ids() if c.startswith("pick:"))
+        options = picker.component(select)["options"]
+        assert 1 <= len(options) <= 25
+        picked = await fake.click(player, picker, select, [options[0]["value"]], locale=locale)
+        message = await picked.final(timeout=20)
+        assert picked.ack_latency < 3
+        if not picked.ephemeral:
+            return message
+        # A first camel: answered privately with the player's board; one more to place.
+        assert "board.png" in message.files
+    raise AssertionError("the turn never ended")
+
+
 async def test_a_whole_game_over_discord(world: World) -> None:
+    """A French game, played mostly with buttons, one public post per turn."""
     fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
     first_sync = fake.commands.bulk_overwrites
     assert first_sync >= 1
@@ -67,7 +111,6 @@ async def test_a_whole_game_over_discord(world: World) -> None:
         "desert",
         "leaderboard",
     }
-
     # Only registered, playable games are offered.
     game = next(
         c for c in fake.commands.list(guild_id=world.channel.guild_id) if c["name"] == "game"
@@ -76,40 +119,79 @@ async def test_a_whole_game_over_discord(world: World) -> None:
     offered = next(o for o in new["options"] if o["name"] == "game")["choices"]
     assert [c["value"] for c in offered] == ["desert"]
 
-    opened = await public(world, alice, "game new", {"game": "desert", "bots": 1})
-    assert "Through the Desert" in opened.content
-    joined = await public(world, bob, "game join", locale="fr")
-    assert "a rejoint" in joined.content
-    await refused(world, bob, "game start", {}, "Seul le créateur", locale="fr")
-    started = await public(world, alice, "game start")
+    # Bob's client is French: the game is French, whoever moves. It gets a thread.
+    parent = world.channel
+    opened = await public(world, bob, "game new", {"game": "desert", "bots": 1}, locale="fr")
+    thread = await thread_opened(world, opened)
+    assert "Durch die Wüste" in thread.name
+    world.channel = thread  # lobby and play happen in the thread
+    lobby = await fake.wait_for_message(thread, lambda m: bool(m.custom_ids()), timeout=20)
+    assert f"<#{thread.id}>" in fake.messages(parent)[-1].content
+    assert "Durch die Wüste" in lobby.content
+    join = next(c for c in lobby.custom_ids() if c.startswith("lobby:join:"))
+    start = next(c for c in lobby.custom_ids() if c.startswith("lobby:start:"))
+    joined = await fake.click(alice, lobby, join)
+    assert "alice" in (await joined.final(timeout=20)).content
+    early = await fake.click(alice, lobby, start)
+    refusal = await early.final(timeout=20)
+    assert early.ephemeral and "Only the lobby's creator" in refusal.content
+    begun = await fake.click(bob, lobby, start, locale="fr")
+    started = await begun.final(timeout=20)
+    assert not begun.ephemeral and begun.ack_latency < 3
     board_png(started)
-    mover = next_player(world, started)
-    assert mover in (alice, bob) or "🤖" in started.content
+    assert "commence" in started.content
+    await fake.wait_for_message(parent, lambda m: "a commencé" in m.content, timeout=20)
+    assert len([m for m in fake.messages(parent) if m.type != 18]) == 2
 
-    moves = 0
+    mover = next_player(world, started)
+    turns = 0
     message = started
     restarted = checked_bad_input = False
     while mover is not None:
-        assert moves < 400, "the game does not end"
-        if not checked_bad_input and moves == 4:
+        assert turns < 200, "the game does not end"
+        if not checked_bad_input and turns == 4:
             await check_bad_input(world, mover)
             checked_bad_input = True
-        if not restarted and moves == 8:
+        if not restarted and turns == 8:
             await restart_mid_game(world, mover)
             restarted = True
-        if moves == 2:
+        posts_before = len(fake.messages(world.channel))
+        if turns == 2:
             message = await place_one_piece(world, mover)
-        else:
+        elif turns % 3 == 0:
             message = await play_one_move(world, mover)
+        else:
+            message = await play_with_buttons(world, mover)
+        # One public post per turn, AI turns included in it.
+        assert len(fake.messages(world.channel)) == posts_before + 1
         board_png(message)
-        moves += 1
+        turns += 1
         mover = next_player(world, message)
+        if mover is not None and mover is alice:
+            # Alice's English moves never switch the game's language.
+            assert "➡️" in message.content and (
+                "placez" in message.content or "passe" in message.content
+            )
 
     assert restarted and checked_bad_input
-    assert "over" in message.content or "terminée" in message.content
+    assert "terminée" in message.content
     assert "🏆" in message.content
-    # The breakdown names every scoring category.
-    assert re.search(r"(water|eau) \d+", message.content)
+    assert re.search(r"eau \d+", message.content)  # the breakdown, in French
+    assert not message.embeds[0].get("footer")  # no "move with" once over
+    # The parent channel got three lines: opened, started, the result.
+    result = await fake.wait_for_message(parent, lambda m: "🏁" in m.content, timeout=20)
+    assert f"<#{thread.id}>" in result.content
+    assert len([m for m in fake.messages(parent) if m.type != 18]) == 3
+
+    # The finished game stays visible in its channel.
+    status = await fake.slash(alice, world.channel, "game status")
+    text = (await status.final(timeout=20)).content
+    assert status.ephemeral and "finished" in text and "🏆" in text
+    board = await fake.slash(carol, world.channel, "game board")
+    await board.final(timeout=20)
+    assert board.ephemeral and "board.png" in board.message.files
+    history = await fake.slash(carol, world.channel, "game history")
+    assert "history.txt" in (await history.final(timeout=20)).files
 
     ranking = await public(world, carol, "leaderboard")
     text = ranking.embeds[0]["description"]
@@ -119,8 +201,11 @@ async def test_a_whole_game_over_discord(world: World) -> None:
 
 
 async def place_one_piece(world: World, player: Any) -> Any:
-    """The friendlier /desert place: pick a colour, the spaces are suggested."""
-    locale = "fr" if player is world.bob else None
+    """The friendlier /desert place: pick a colour, the spaces are suggested.
+
+    A first camel of two is a private step; the turn's post comes with the second.
+    """
+    locale = locale_of(world, player)
     first = await world.fake.autocomplete(
         player, world.channel, "desert move", {"notation": ""}, focused="notation", locale=locale
     )
@@ -134,15 +219,19 @@ async def place_one_piece(world: World, player: Any) -> Any:
         locale=locale,
     )
     assert spaces and all(re.fullmatch(r"[A-S]\d{1,2}", c["value"]) for c in spaces)
-    message = await public(
-        world,
+    it = await world.fake.slash(
         player,
+        world.channel,
         "desert place",
         {"colour": colour, "space": spaces[0]["value"]},
         locale=locale,
     )
-    assert f"{spaces[0]['value']}" in message.content
-    return message
+    message = await it.final(timeout=20)
+    assert it.ack_latency < 3
+    if not it.ephemeral:
+        return message  # a single-camel turn (a rider, or the first turn of seat 1)
+    assert spaces[0]["value"] in message.content and "board.png" in message.files
+    return await play_one_move(world, player)
 
 
 async def check_bad_input(world: World, mover: Any) -> None:
@@ -151,28 +240,39 @@ async def check_bad_input(world: World, mover: Any) -> None:
     for text in garbage:
         await refused(world, mover, "desert move", {"notation": text}, "", locale="en-US")
     await refused(world, world.carol, "desert move", {"notation": "white C5"}, "not a player")
-    other_locale = "fr" if other is world.bob else "en-US"
+    other_locale = locale_of(world, other)
     expected = "pas votre tour" if other is world.bob else "not your turn"
     await refused(
         world, other, "desert move", {"notation": "white C5"}, expected, locale=other_locale
     )
-    # Someone with nothing to do gets no suggestions.
-    assert (
-        await world.fake.autocomplete(
-            other, world.channel, "desert move", {"notation": ""}, focused="notation"
+    # The wrong user on the "Your move" button gets a private explanation.
+    post = last_turn_post(world)
+    button = next(c for c in post.custom_ids() if c.startswith("move:"))
+    it = await world.fake.click(world.carol, post, button)
+    explained = await it.final(timeout=20)
+    assert it.ephemeral and "not a player" in explained.content
+    # Someone with nothing to do gets one entry: who is awaited.
+    for idle in (other, world.carol):
+        (entry,) = await world.fake.autocomplete(
+            idle, world.channel, "desert move", {"notation": ""}, focused="notation"
         )
-        == []
+        assert "Waiting for" in entry["name"] or "On attend" in entry["name"]
+    # A French reader gets French words, spread over the colours, and may type them.
+    mixed = await world.fake.autocomplete(
+        mover, world.channel, "desert move", {"notation": ""}, focused="notation", locale="fr"
     )
-    assert (
-        await world.fake.autocomplete(
-            world.carol, world.channel, "desert move", {"notation": ""}, focused="notation"
-        )
-        == []
+    assert len({c["value"].split()[0] for c in mixed}) > 1
+    word = next(c["name"].split()[0] for c in mixed if not c["name"].startswith("★"))
+    assert word in {"blanc", "jaune", "orange", "rose", "vert"}
+    typed = await world.fake.autocomplete(
+        mover, world.channel, "desert move", {"notation": word[:3]}, focused="notation", locale="fr"
     )
+    assert typed and all(c["name"].startswith(word) for c in typed)
 
 
 async def restart_mid_game(world: World, mover: Any) -> None:
-    """SIGTERM, start again: the game is still there and commands are not re-synced."""
+    """SIGTERM, start again: the game is still there, commands are not re-synced,
+    and the buttons of posts from before the restart still work."""
     syncs = world.fake.commands.bulk_overwrites
     assert await world.bot.stop() == 0
     await world.bot.start()
@@ -182,6 +282,11 @@ async def restart_mid_game(world: World, mover: Any) -> None:
     expected = "en cours" if mover is world.bob else "in progress"
     assert status.ephemeral and expected in text
     assert f"<@{mover.id}>" in text  # still the same player's turn
+    post = last_turn_post(world)
+    button = next(c for c in post.custom_ids() if c.startswith("move:"))
+    it = await world.fake.click(mover, post, button, locale=locale_of(world, mover))
+    picker = await it.final(timeout=20)
+    assert it.ephemeral and any(c.startswith("pick:") for c in picker.custom_ids())
 
 
 async def test_a_rejected_token_exits_with_advice(tmp_path: Path) -> None:
@@ -211,7 +316,9 @@ async def test_ai_turns_interrupted_by_a_crash_are_played_after_restart(
 ) -> None:
     """The move was saved but the bot died before the AI seat answered."""
     fake, alice = world.fake, world.alice
-    await public(world, alice, "game new", {"game": "desert", "bots": 1})
+    opened = await public(world, alice, "game new", {"game": "desert", "bots": 1})
+    world.channel = await thread_opened(world, opened)
+    await fake.wait_for_message(world.channel, lambda m: bool(m.custom_ids()), timeout=20)
     started = await public(world, alice, "game start")
     assert next_player(world, started) is alice
     world.bot.kill()

@@ -133,6 +133,29 @@ class GameCog(commands.Cog):
     async def lobby(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message("Lobby: empty", view=LobbyView())
 
+    @game.command(name="thread", description="Open a game in its own thread")
+    async def thread(
+        self, interaction: discord.Interaction, name: str = "Desert #1", standalone: bool = False
+    ) -> None:
+        channel = interaction.channel
+        assert isinstance(channel, discord.TextChannel)
+        if standalone:
+            await interaction.response.defer()
+            thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+            await interaction.followup.send(f"Game on in {thread.mention}")
+        else:
+            await interaction.response.send_message(f"Lobby for {name}")
+            lobby = await interaction.original_response()
+            thread = await lobby.create_thread(name=name, auto_archive_duration=60)
+        await thread.send("Lobby: empty", view=LobbyView())
+        self.bot.threads.append(thread)
+
+    @game.command(name="over", description="End the game and archive its thread")
+    async def over(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("Game over")
+        if isinstance(interaction.channel, discord.Thread):
+            await interaction.channel.edit(archived=True)
+
     @app_commands.command(name="reset", description="Reset the server's games")
     @app_commands.default_permissions(manage_guild=True)
     @app_commands.guild_only()
@@ -149,6 +172,11 @@ class TinyBot(commands.Bot):
         self.autocomplete_locales: list[str] = []
         self.slow_delay = 0.0
         self.synced: list[app_commands.AppCommand] = []
+        self.threads: list[discord.Thread] = []
+        self.interaction_channels: list[Any] = []
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        self.interaction_channels.append(interaction.channel)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """discord.py sleeps 5 s before every re-IDENTIFY (Discord's identify rate limit)."""
@@ -710,4 +738,327 @@ async def test_raw_channel_routes_multipart_and_permissions(
     )
     status, body = await api(fake, "POST", f"/channels/{locked.id}/messages", body={"content": "x"})
     assert (status, body["code"]) == (403, 50013)
+    assert fake.unhandled == []
+
+
+# -- threads ----------------------------------------------------------------------------------
+
+
+async def _until(predicate: Any, timeout: float = 5.0, what: str = "a condition") -> Any:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+def _events(fake: FakeDiscord) -> list[tuple[str, Any]]:
+    """(event name, body) of everything dispatched to the bot's live session, in order."""
+    session = fake.gateway.live_session()
+    assert session is not None
+    packets = [json.loads(text) for _, text in session.buffer]
+    return [(p["t"], p["d"]) for p in packets]
+
+
+async def test_bot_starts_a_thread_from_its_message_and_users_play_in_it(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    it = await fake.slash(world.alice, world.channel, "game thread")
+    origin = await it.final(5)
+    assert origin.content == "Lobby for Desert #1"
+    lobby = await _until(
+        lambda: (
+            fake.threads(world.channel)
+            and next(iter(fake.messages(fake.threads(world.channel)[0])[1:]), None)
+        ),
+        what="the lobby in the thread",
+    )
+    [thread] = fake.threads(world.channel)
+    assert thread.id == origin.id and fake.thread_of(origin) is thread
+    assert (thread.type, thread.parent_id, thread.owner_id, thread.name) == (
+        11,
+        world.channel.id,
+        fake.bot_user.id,
+        "Desert #1",
+    )
+    assert thread.auto_archive_duration == 60 and not thread.archived and not thread.locked
+    assert origin.flags & (1 << 5) and fake.thread_members(thread) == [fake.bot_user]
+    starter, posted_lobby = fake.messages(thread)
+    assert posted_lobby is lobby and lobby.custom_ids() == ["lobby:join"]
+    assert starter.type == 21 and starter.content == ""
+    assert starter.message_reference == {
+        "message_id": str(origin.id),
+        "channel_id": str(world.channel.id),
+        "guild_id": str(world.guild.id),
+    }
+
+    # discord.py: the REST answer is a Thread, the gateway put it (and its membership) in the cache
+    assert [t.id for t in bot.threads] == [thread.id] and bot.threads[0].parent == bot.get_channel(
+        world.channel.id
+    )
+    cached = await _until(lambda: bot.get_channel(thread.id), what="the thread in the cache")
+    assert isinstance(cached, discord.Thread) and cached.owner_id == fake.bot_user.id
+    await _until(lambda: cached.me is not None, what="the bot's thread membership")
+    names = [name for name, _ in _events(fake)]
+    start = names.index("THREAD_CREATE")
+    assert names[start : start + 4] == [
+        "THREAD_CREATE",
+        "THREAD_MEMBERS_UPDATE",
+        "MESSAGE_UPDATE",  # the origin message now has its thread
+        "MESSAGE_CREATE",  # the THREAD_STARTER_MESSAGE
+    ]
+    created = dict(_events(fake))["THREAD_CREATE"]
+    assert created["newly_created"] is True and created["thread_metadata"]["archived"] is False
+    status, data = await api(fake, "GET", f"/channels/{world.channel.id}/messages/{origin.id}")
+    assert status == 200 and data["flags"] & (1 << 5) and data["thread"]["id"] == str(thread.id)
+    assert data["thread"]["member"]["user_id"] == str(fake.bot_user.id)
+
+    # a message has one thread, and discord.py sees Discord's refusal
+    text_channel = bot.get_channel(world.channel.id)
+    assert isinstance(text_channel, discord.TextChannel)
+    again = await text_channel.fetch_message(origin.id)
+    assert again.thread is not None and again.thread.id == thread.id
+    with pytest.raises(discord.HTTPException) as refused:
+        await again.create_thread(name="Twice")
+    assert (refused.value.status, refused.value.code) == (400, 160004)
+
+    # users play inside the thread: autocomplete, slash commands, buttons
+    choices = await fake.autocomplete(
+        world.bob, thread, "game move", {"notation": "a1"}, focused="notation"
+    )
+    assert [c["value"] for c in choices] == ["a1-b2", "a1-c3"]
+    move = await fake.slash(world.bob, thread, "game move", {"notation": "a1-b2"})
+    assert (await move.final(5)).channel_id == thread.id
+    assert move.payload["channel_id"] == str(thread.id)
+    channel_data = move.payload["channel"]
+    assert (channel_data["type"], channel_data["parent_id"]) == (11, str(world.channel.id))
+    assert channel_data["thread_metadata"]["archived"] is False
+    seen = bot.interaction_channels[-1]
+    assert isinstance(seen, discord.Thread) and seen.id == thread.id
+    played = await fake.wait_for_message(thread, lambda m: "played" in m.content, 5)
+    assert played.author == fake.bot_user
+    click = await fake.click(world.alice, lobby, "lobby:join")
+    assert (await click.final(5)).content == "Lobby: alice joined"
+    said = await fake.user_message(world.alice, thread, "gg")
+    assert fake.messages(thread)[-1] is said
+    assert fake.thread_members(thread) == [fake.bot_user, world.alice]
+    assert thread.message_count == len(fake.messages(thread)) - 1  # not the starter message
+    assert fake.unhandled == []
+
+
+async def test_standalone_thread_archive_unarchive_and_lock(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    first = await fake.slash(world.alice, world.channel, "game thread", {"name": "Oasis"})
+    await first.final(5)
+    second = await fake.slash(
+        world.alice, world.channel, "game thread", {"name": "Desert #2", "standalone": True}
+    )
+    announce = await second.final(5)
+    await _until(lambda: len(bot.threads) == 2, what="both threads")
+    oasis, desert = fake.threads(world.channel)  # creation order
+    assert (oasis.name, desert.name, desert.type) == ("Oasis", "Desert #2", 11)
+    assert announce.content == f"Game on in <#{desert.id}>" and fake.thread_of(announce) is None
+    [created] = [m for m in fake.messages(world.channel) if m.type == 18]
+    assert created.content == "Desert #2" and created.author == fake.bot_user
+    assert created.message_reference == {
+        "channel_id": str(desert.id),
+        "guild_id": str(world.guild.id),
+    }
+    lobby = await fake.wait_for_message(desert, lambda m: bool(m.custom_ids()), 5)
+    await _until(lambda: bot.get_channel(desert.id), what="the standalone thread in the cache")
+
+    # game over: the bot archives its thread (PATCH), discord.py drops it from its cache
+    over = await fake.slash(world.bob, desert, "game over")
+    assert (await over.final(5)).content == "Game over"
+    await _until(lambda: desert.archived, what="the archive")
+    await _until(lambda: bot.get_channel(desert.id) is None, what="discord.py to forget it")
+    assert fake.threads(world.channel, archived=False) == [oasis]
+    with pytest.raises(DriverError, match="archived"):
+        await fake.slash(world.bob, desert, "game new", {"game": "oasis"})
+    with pytest.raises(DriverError, match="archived"):
+        await fake.click(world.bob, lobby, "lobby:join")
+    path = f"/channels/{desert.id}"
+    status, body = await api(fake, "PATCH", f"{path}/messages/{lobby.id}", body={"content": "x"})
+    assert (status, body["code"]) == (400, 50083)
+    status, body = await api(fake, "PATCH", path, body={"name": "Renamed"})
+    assert (status, body["code"]) == (400, 50083)
+
+    # a user posting in it unarchives it: THREAD_UPDATE, then THREAD_MEMBER_UPDATE for the bot
+    await fake.user_message(world.bob, desert, "rematch?")
+    assert not desert.archived
+    cached = await _until(lambda: bot.get_channel(desert.id), what="the unarchived thread")
+    assert isinstance(cached, discord.Thread) and not cached.archived
+    names = [name for name, _ in _events(fake)]
+    assert names[-3:] == ["THREAD_UPDATE", "THREAD_MEMBER_UPDATE", "MESSAGE_CREATE"]
+
+    # so does the bot posting (it may: SEND_MESSAGES_IN_THREADS, and the thread is not locked)
+    fake.archive_thread(desert)
+    await fake.flush()
+    status, _ = await api(fake, "POST", f"{path}/messages", body={"content": "Back"})
+    assert status == 200 and not desert.archived
+
+    # locked + archived: users cannot post; the bot needs MANAGE_THREADS (it has it by default)
+    status, data = await api(fake, "PATCH", path, body={"archived": True, "locked": True})
+    assert status == 200 and data["thread_metadata"]["locked"] is True and desert.archived
+    with pytest.raises(DriverError, match="locked"):
+        await fake.user_message(world.bob, desert, "let me in")
+    status, data = await api(fake, "PATCH", path, body={"archived": False, "name": "Desert #3"})
+    assert status == 200 and data["name"] == "Desert #3" and desert.locked
+    with pytest.raises(DriverError, match="locked"):
+        await fake.slash(world.bob, desert, "game new", {"game": "oasis"})
+
+    # commands in a thread need SEND_MESSAGES_IN_THREADS (SEND_MESSAGES does not count); buttons
+    # do not
+    deny = Overwrite(world.bob.id, 1, deny=permissions.SEND_MESSAGES_IN_THREADS)
+    world.channel.overwrites.append(deny)
+    with pytest.raises(DriverError, match="cannot send messages in thread"):
+        await fake.slash(world.bob, oasis, "game new", {"game": "oasis"})
+    oasis_lobby = await fake.wait_for_message(oasis, lambda m: bool(m.custom_ids()), 5)
+    click = await fake.click(world.bob, oasis_lobby, "lobby:join")
+    assert (await click.final(5)).content == "Lobby: bob joined"
+    assert fake.unhandled == []
+
+
+async def test_thread_refusals_use_discords_codes(fake: FakeDiscord, world: World) -> None:
+    base = f"/channels/{world.channel.id}"
+    status, posted = await api(fake, "POST", base + "/messages", body={"content": "lobby"})
+    start = f"{base}/messages/{posted['id']}/threads"
+    bad_bodies = [
+        ({"name": ""}, {"name": "BASE_TYPE_BAD_LENGTH"}),
+        ({"name": "n" * 101}, {"name": "BASE_TYPE_BAD_LENGTH"}),
+        ({}, {"name": "BASE_TYPE_REQUIRED"}),
+        (
+            {"name": "ok", "auto_archive_duration": 30},
+            {"auto_archive_duration": "BASE_TYPE_CHOICES"},
+        ),
+        ({"name": "ok", "rate_limit_per_user": 21601}, {"rate_limit_per_user": "NUMBER_TYPE_MAX"}),
+    ]
+    for bad, expected in bad_bodies:
+        status, body = await api(fake, "POST", start, body=bad)
+        assert (status, body["code"], flatten(body["errors"])) == (400, 50035, expected)
+    status, thread = await api(
+        fake, "POST", start, body={"name": "Match", "auto_archive_duration": 4320}
+    )
+    assert status == 201 and thread["id"] == posted["id"]
+    assert (thread["type"], thread["parent_id"], thread["owner_id"]) == (
+        11,
+        str(world.channel.id),
+        str(fake.bot_user.id),
+    )
+    meta = thread["thread_metadata"]
+    assert (meta["archived"], meta["locked"], meta["auto_archive_duration"]) == (False, False, 4320)
+    assert meta["archive_timestamp"] and (thread["member_count"], thread["message_count"]) == (1, 0)
+    status, body = await api(fake, "POST", start, body={"name": "Again"})
+    assert (status, body) == (
+        400,
+        {"message": "A thread has already been created for this message", "code": 160004},
+    )
+    status, body = await api(fake, "POST", f"{base}/messages/1234/threads", body={"name": "x"})
+    assert (status, body["code"]) == (404, 10008)
+    status, body = await api(fake, "POST", "/channels/1234/threads", body={"name": "x"})
+    assert (status, body["code"]) == (404, 10003)
+
+    inside = f"/channels/{thread['id']}"
+    status, body = await api(fake, "POST", f"{inside}/threads", body={"name": "x", "type": 11})
+    assert (status, body["code"]) == (400, 50024)  # no thread in a thread
+    dm = fake.dm_channel(world.alice)
+    status, body = await api(fake, "POST", f"/channels/{dm.id}/threads", body={"name": "x"})
+    assert (status, body["code"]) == (400, 50003)
+
+    # without a message: the type defaults to a private thread (Discord's documented default)
+    status, secret = await api(fake, "POST", f"{base}/threads", body={"name": "Secret"})
+    assert status == 201 and secret["type"] == 12 and secret["thread_metadata"]["invitable"]
+    status, body = await api(fake, "POST", f"{base}/threads", body={"name": "x", "type": 0})
+    assert status == 400 and flatten(body["errors"]) == {"type": "BASE_TYPE_CHOICES"}
+    status, public = await api(fake, "POST", f"{base}/threads", body={"name": "Open", "type": 11})
+    assert status == 201 and public["type"] == 11
+    assert [t.name for t in fake.threads(world.channel)] == ["Match", "Secret", "Open"]
+
+    denied = {
+        permissions.CREATE_PUBLIC_THREADS: (403, 403, 201),
+        permissions.CREATE_PRIVATE_THREADS: (201, 201, 403),
+        permissions.READ_MESSAGE_HISTORY: (403, 201, 201),
+    }
+    for bit, expected in denied.items():
+        closed = fake.add_channel(
+            world.guild, "closed", overwrites=[Overwrite(fake.bot_user.id, 1, deny=bit)]
+        )
+        route = f"/channels/{closed.id}"
+        _, msg = await api(fake, "POST", f"{route}/messages", body={"content": "x"})
+        got = (
+            await api(fake, "POST", f"{route}/messages/{msg['id']}/threads", body={"name": "x"}),
+            await api(fake, "POST", f"{route}/threads", body={"name": "x", "type": 11}),
+            await api(fake, "POST", f"{route}/threads", body={"name": "x", "type": 12}),
+        )
+        assert tuple(status for status, _ in got) == expected, bit
+        assert all(body["code"] == 50013 for status, body in got if status == 403)
+
+    news = fake.add_channel(world.guild, "news", announcement=True)
+    _, msg = await api(fake, "POST", f"/channels/{news.id}/messages", body={"content": "x"})
+    status, body = await api(
+        fake, "POST", f"/channels/{news.id}/messages/{msg['id']}/threads", body={"name": "x"}
+    )
+    assert (status, body["type"]) == (201, 10)  # announcement channels get announcement threads
+    status, body = await api(fake, "POST", f"/channels/{news.id}/threads", body={"name": "x"})
+    assert (status, body["code"]) == (400, 50024)  # private threads: text channels only
+    status, body = await api(fake, "PATCH", base, body={"name": "renamed"})
+    assert (status, body["code"]) == (403, 50013)  # a plain channel needs MANAGE_CHANNELS
+    assert fake.unhandled == []
+
+
+async def test_thread_members_and_private_threads(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    guild = fake.add_guild("Hidden caravan", world.alice)
+    fake.add_member(guild, world.bob)
+    camp = fake.add_channel(guild, "camp")
+    await fake.flush()
+    channel = await _until(lambda: bot.get_channel(camp.id), what="the new guild's channel")
+    assert isinstance(channel, discord.TextChannel)
+    made = await channel.create_thread(name="Secret", invitable=False)  # discord.py: private
+    [secret] = fake.threads(camp)
+    assert (made.id, secret.type, secret.invitable) == (secret.id, 12, False)
+    assert [m.type for m in fake.messages(camp)] == []  # no THREAD_CREATED for private threads
+    with pytest.raises(DriverError, match="cannot see"):
+        await fake.slash(world.bob, secret, "game new", {"game": "oasis"})
+
+    await made.add_user(discord.Object(world.bob.id))  # the bot may: it has MANAGE_THREADS
+    assert fake.thread_members(secret) == [fake.bot_user, world.bob]
+    [added] = fake.messages(secret)
+    assert (added.type, added.author, added.mentions) == (1, fake.bot_user, [world.bob])
+    it = await fake.slash(world.bob, secret, "game new", {"game": "oasis"})
+    assert (await it.final(5)).channel_id == secret.id
+    assert {m.id for m in await made.fetch_members()} == {fake.bot_user.id, world.bob.id}
+    path = f"/channels/{secret.id}/thread-members"
+    status, one = await api(fake, "GET", f"{path}/{world.bob.id}?with_member=true")
+    assert status == 200 and one["user_id"] == str(world.bob.id)
+    assert one["member"]["user"]["username"] == "bob"
+    status, body = await api(fake, "GET", f"{path}/{world.alice.id}")
+    assert (status, body["code"]) == (404, 10007)
+    status, body = await api(fake, "PUT", f"{path}/1234")
+    assert (status, body["code"]) == (404, 10013)
+    assert (await api(fake, "PUT", f"{path}/@me"))[0] == 204  # already a member: no-op
+
+    await made.remove_user(discord.Object(world.bob.id))
+    assert fake.thread_members(secret) == [fake.bot_user]
+    assert fake.messages(secret)[-1].type == 2  # RECIPIENT_REMOVE
+    with pytest.raises(DriverError, match="cannot see"):
+        await fake.slash(world.bob, secret, "game new", {"game": "oasis"})
+
+    # a new session gets the active threads (with the bot's membership) in GUILD_CREATE
+    old, before = bot.get_channel(secret.id), fake.ready_count
+    await fake.invalidate_session()
+    await fake.wait_ready(5, after=before)
+    fresh = await _until(
+        lambda: (found := bot.get_channel(secret.id)) is not old and found, what="the resync"
+    )
+    assert isinstance(fresh, discord.Thread) and fresh.me is not None and fresh.type.value == 12
+    fake.gateway.allowed_intents &= ~(1 << 1)  # GUILD_MEMBERS not enabled for the app
+    status, body = await api(fake, "GET", path)
+    assert (status, body["code"]) == (403, 50001)
     assert fake.unhandled == []

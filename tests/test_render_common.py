@@ -3,15 +3,29 @@
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.grids import HexGrid, SquareGrid, column_letters, draw_grid_labels
-from render.palette import GOLD, PLAYER_STYLES, player_style
+from render.palette import (
+    GOLD,
+    INK,
+    PAPER,
+    PLAYER_STYLES,
+    contrast_ratio,
+    delta_e,
+    distinct_shade,
+    luminance,
+    mix,
+    player_style,
+    seen_with,
+)
 from render.panel import (
     CARD,
+    DESIGN_WIDTH,
     ROW,
     ROW_HILITE,
     Cell,
@@ -20,16 +34,24 @@ from render.panel import (
     Row,
     panel_height,
     panel_layout,
+    panel_metrics,
     render_panel,
 )
-from render.shapes import Box
+from render.shapes import Box, draw_flag, draw_robot
 from render.text import (
+    MIN_PHONE_PX,
+    PHONE_WIDTH,
     display_name,
     draw_text,
+    drawing_cache,
     fit_text,
     font,
     has_glyph,
+    legible_size,
+    phone_px,
     printable,
+    recording_text,
+    stamp_text,
     text_width,
 )
 
@@ -103,6 +125,88 @@ def test_draw_text_draws_nothing_for_unprintable_text() -> None:
     assert image.getbbox() is None
     width = draw_text(ImageDraw.Draw(image), (4, 20), "Ça", 24, (255, 255, 255), anchor="lm")
     assert width > 10 and image.getbbox() is not None
+
+
+# --------------------------------------------------------------------------- legibility
+
+
+def test_legible_size_follows_the_image_width() -> None:
+    assert PHONE_WIDTH == 550 and MIN_PHONE_PX["space"] == 9 and MIN_PHONE_PX["status"] == 11
+    assert legible_size("space", 550) == 9
+    assert legible_size("space", 1100) == 18
+    assert legible_size("name", 1100) == 22
+    assert legible_size("name", 1241) == 25  # 24.8…, rounded up
+    assert legible_size("space", 1000, 30) == 30  # never made smaller
+    for width in range(400, 2000, 37):
+        for role, least in MIN_PHONE_PX.items():
+            assert phone_px(legible_size(role, width), width) >= least
+
+
+def test_recording_lists_every_text_with_its_size_and_role() -> None:
+    calls = []
+
+    @drawing_cache
+    @lru_cache(maxsize=4)
+    def sprite(word: str) -> Image.Image:
+        calls.append(word)
+        image = Image.new("RGB", (100, 40))
+        draw_text(ImageDraw.Draw(image), (2, 20), word, 20, PAPER, anchor="lm", role="title")
+        return image
+
+    image = Image.new("RGB", (200, 60))
+    sprite("cached")
+    with recording_text() as texts:
+        draw_text(ImageDraw.Draw(image), (4, 30), "Zoë 🐪", 24, PAPER, role="name")
+        stamp_text(image, (100, 30), "F7", 18, PAPER, role="space")
+        sprite("cached")  # emptied by the recording, so drawn (and listed) again
+        draw_text(ImageDraw.Draw(image), (4, 30), "🐪", 24, PAPER, role="name")  # nothing drawn
+    draw_text(ImageDraw.Draw(image), (4, 30), "after", 24, PAPER, role="name")
+    assert [(t.text, t.size, t.role) for t in texts] == [
+        ("Zoë", 24, "name"),
+        ("F7", 18, "space"),
+        ("cached", 20, "title"),
+    ]
+    assert calls == ["cached", "cached"]
+    assert texts[1].xy == (100, 30)
+
+
+@pytest.mark.parametrize("anchor", ["la", "mm", "ms", "rm"])
+def test_stamped_text_looks_like_drawn_text(anchor: str) -> None:
+    drawn = Image.new("RGB", (160, 80), (236, 218, 170))
+    stamped = drawn.copy()
+    kwargs = {"anchor": anchor, "bold": True, "outline": (250, 240, 210), "outline_width": 2}
+    draw_text(ImageDraw.Draw(drawn), (80, 40), "B12", 22, INK, **kwargs)  # type: ignore[arg-type]
+    stamp_text(stamped, (80, 40), "B12", 22, INK, **kwargs)  # type: ignore[arg-type]
+    assert drawn.getbbox() is not None
+    diff = ImageChops.difference(drawn, stamped).convert("L")
+    assert diff.getextrema()[1] <= 40  # the same glyphs, at most a rounding apart
+    assert stamped.tobytes() != Image.new("RGB", (160, 80), (236, 218, 170)).tobytes()
+
+
+# --------------------------------------------------------------------------- colours
+
+
+def test_colour_differences() -> None:
+    assert contrast_ratio((0, 0, 0), (255, 255, 255)) == pytest.approx(21)
+    assert luminance((255, 255, 255)) == pytest.approx(1)
+    assert delta_e((255, 0, 0), (0, 0, 255)) == pytest.approx(52.88, abs=0.01)  # reference
+    assert delta_e((120, 120, 120), (120, 120, 120)) == 0
+    assert delta_e((250, 214, 30), (242, 132, 24)) > 20  # yellow and orange: different colours
+    assert seen_with((255, 255, 255), "deuteranopia") == (255, 255, 255)
+    red, green = (213, 94, 0), (0, 158, 115)
+    assert delta_e(seen_with(red, "protanopia"), seen_with(green, "protanopia")) < delta_e(
+        red, green
+    )
+
+
+def test_distinct_shade_darkens_only_as_far_as_needed() -> None:
+    orange = (242, 132, 24)
+    vermillion = PLAYER_STYLES[1].colour
+    shade = distinct_shade(vermillion, (orange,))
+    assert delta_e(shade, orange) >= 30
+    assert shade != vermillion and delta_e(mix(shade, vermillion, 0.2), orange) < 30
+    blue = PLAYER_STYLES[0].colour
+    assert distinct_shade(blue, (orange,)) == blue  # already distinct: unchanged
 
 
 # --------------------------------------------------------------------------- grids
@@ -179,7 +283,7 @@ def sample_panel(players: int, **kwargs: object) -> Panel:
 def test_panel_rows_with_long_names_fitted(players: int) -> None:
     panel = sample_panel(players, acting=(0,))
     image = render_panel(panel, 1200, "en")
-    assert image.size == (1200, panel_height(panel))
+    assert image.size == (1200, panel_height(panel, 1200))
     layout = panel_layout(panel, 1200)
     assert len(layout.rows) == players + 1
     name_end = layout.name[1]
@@ -264,3 +368,71 @@ def test_render_imports_neither_bot_cogs_nor_discord() -> None:
                 offences.append(f"{path.name}: {sorted(roots)}")
     assert not offences
     assert not (ROOT / "render" / "common.py").exists()
+
+
+# --------------------------------------------------------------------------- panel at any width
+
+
+@pytest.mark.parametrize("width", [700, DESIGN_WIDTH, 1241, 2000])
+def test_panel_scales_with_its_width_and_stays_legible(width: int) -> None:
+    panel = sample_panel(5, acting=(2,))
+    with recording_text() as texts:
+        image = render_panel(panel, width, "en")
+    assert image.size == (width, panel_height(panel, width))
+    k = width / DESIGN_WIDTH
+    assert panel_height(panel, width) == pytest.approx(k * panel_height(panel), abs=6)
+    assert panel_layout(panel, width).columns[-1][1] == pytest.approx(
+        k * panel_layout(panel, DESIGN_WIDTH).columns[-1][1]
+    )
+    roles = {t.role for t in texts}
+    assert {"status", "name", "score", "title"} <= roles
+    for t in texts:
+        assert phone_px(t.size, width) >= MIN_PHONE_PX[t.role], t
+    m = panel_metrics(width)
+    assert m.name_size * PHONE_WIDTH / width >= 11 and m.title_size * PHONE_WIDTH / width >= 9
+
+
+def tagged_panel(tags: tuple[str | None, ...], name: str = "Alice") -> Panel:
+    return Panel(
+        status="Round 2",
+        columns=(Column("Gold"),),
+        rows=tuple(
+            Row((str(seat),), seat=seat, name=name, tag=tag) for seat, tag in enumerate(tags)
+        ),
+    )
+
+
+def test_bot_and_resigned_rows_carry_a_badge() -> None:
+    plain = tagged_panel((None, None, None))
+    tagged = tagged_panel((None, "bot", "resigned"))
+    a, b = render_panel(plain, 1000, "en"), render_panel(tagged, 1000, "en")
+    layout = panel_layout(tagged, 1000)
+    for i, box in enumerate(layout.rows):
+        names = (box[0], box[1], layout.name[1], box[3])
+        same = a.crop(rounded(names)).tobytes() == b.crop(rounded(names)).tobytes()
+        assert same == (i == 0)
+        cells = (layout.columns[0][0], box[1], box[2], box[3])
+        assert a.crop(rounded(cells)).tobytes() == b.crop(rounded(cells)).tobytes()
+    with recording_text() as texts:
+        render_panel(tagged, 1000, "fr")
+    badges = [t.text for t in texts if t.role == "badge"]
+    assert badges == ["IA", "abandon"]
+    assert all(phone_px(t.size, 1000) >= 9 for t in texts if t.role == "badge")
+
+
+def test_a_badge_gives_way_to_a_long_name() -> None:
+    """With a name that fills the row, the badge shrinks to its icon (no words)."""
+    with recording_text() as texts:
+        image = render_panel(tagged_panel((None, "resigned"), name=LONG), 1000, "en")
+    assert not [t for t in texts if t.role == "badge"]
+    untagged = render_panel(tagged_panel((None, None), name=LONG), 1000, "en")
+    assert image.tobytes() != untagged.tobytes()  # the icon is there
+
+
+def test_tag_icons_draw_inside_their_box() -> None:
+    for icon in (draw_robot, draw_flag):
+        image = Image.new("RGB", (40, 40))
+        icon(ImageDraw.Draw(image), (20, 20), 10, (255, 255, 255))
+        box = image.getbbox()
+        assert box is not None
+        assert box[0] >= 8 and box[1] >= 8 and box[2] <= 32 and box[3] <= 32

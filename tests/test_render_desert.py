@@ -22,14 +22,25 @@ from games.desert.model import COLOURS, AreaGain, DesertView, Placement, coord_n
 from games.desert.state import DesertState
 from render.desert import (
     BOARD_BOTTOM,
+    CAMEL_RGB,
     GRID,
+    _piece_sprite,
     display_names,
+    mark_colour,
     render_desert,
     render_desert_image,
     score_panel,
 )
 from render.grids import hex_neighbour
-from render.palette import PLAYER_STYLES
+from render.palette import (
+    DISTINCT_DELTA_E,
+    INK,
+    PLAYER_STYLES,
+    contrast_ratio,
+    delta_e,
+    luminance,
+    worst_delta_e,
+)
 from render.panel import ROW_HILITE, Cell, panel_layout
 from render.png import MAX_PNG_BYTES
 from render.text import fit_text, printable, text_width
@@ -157,17 +168,20 @@ def test_enclosed_area_of_last_turn_is_highlighted() -> None:
     assert changed_pixels(a, b, box) > 50
 
 
-def test_small_section_is_out_of_play_with_two_players_only() -> None:
-    two = decode(render_desert(view_of(2, 0), NAMES[:2]))
-    four = decode(render_desert(view_of(4, 0), NAMES[:4]))
-    for name in ("Q3", "R6", "P11"):  # sand squares of the small section
-        box = square_box(name, half=0.5)
-        assert changed_pixels(two, four, box) > 100
-        sand, grey = four.crop(box).getpixel((0, 0)), two.crop(box).getpixel((0, 0))
-        assert isinstance(sand, tuple) and isinstance(grey, tuple)
-        assert max(grey) - min(grey) < max(sand) - min(sand)  # greyed out: no hue
+def test_small_section_is_left_out_with_two_players_only() -> None:
+    def bare(players: int) -> Image.Image:  # without what the setup draws at random
+        view = replace(view_of(players, 0), water={}, oases=frozenset())
+        return decode(render_desert(view, NAMES[:players]))
+
+    two, four = bare(2), bare(4)
+    assert two.width < four.width
+    for name in ("Q3", "R6", "S11"):  # squares of the small section: off the 2-player image
+        assert square_box(name, half=0.5)[0] >= two.width
+        sand = four.crop(square_box(name, half=0.5)).getpixel((0, 0))
+        assert isinstance(sand, tuple) and max(sand) - min(sand) > 40  # drawn, in colour
     # the main section looks the same in both
     assert changed_pixels(two, four, square_box("E4", half=0.5)) == 0
+    assert changed_pixels(two, four, square_box("N9", half=0.5)) == 0
 
 
 def test_pieces_and_areas_appear_on_the_board() -> None:
@@ -276,3 +290,85 @@ def test_supply_running_low_is_a_warning() -> None:
         assert isinstance(cell, Cell)
         assert cell.warning == (view.supply[colour] <= 4)
         assert cell.text == str(view.supply[colour])
+
+
+# --------------------------------------------------------------------------- owner marks on pieces
+
+
+def test_owner_marks_never_look_like_the_camel_they_sit_on() -> None:
+    """Every (seat, camel colour) pair: the mark's colour differs clearly from the
+    fill (CIEDE2000 ≥ 30), also for colour-blind eyes where the hues are alike."""
+    alike = {(1, "orange"), (2, "green"), (3, "pink")}  # vermillion, bluish green, purple
+    for seat, style in enumerate(PLAYER_STYLES):
+        mark = mark_colour(seat)
+        assert style.colour == mark or delta_e(style.colour, mark) < 25  # still the seat's hue
+        for camel, fill in CAMEL_RGB.items():
+            assert delta_e(mark, fill) >= DISTINCT_DELTA_E == 30, (seat, camel)
+            if (seat, camel) in alike:
+                assert worst_delta_e(mark, fill) >= 20, (seat, camel)
+            # and the band stands out from the ink rings around it
+            assert contrast_ratio(mark, INK) >= 2, seat
+    # the raw seat colours were too close to some camels: the shading did something
+    assert delta_e(PLAYER_STYLES[1].colour, CAMEL_RGB["orange"]) < 15
+    assert delta_e(PLAYER_STYLES[3].colour, CAMEL_RGB["pink"]) < 15
+
+
+def runs(pixels: list[str]) -> list[tuple[str, int]]:
+    out: list[tuple[str, int]] = []
+    for kind in pixels:
+        if out and out[-1][0] == kind:
+            out[-1] = (kind, out[-1][1] + 1)
+        else:
+            out.append((kind, 1))
+    return out
+
+
+@pytest.mark.parametrize("seat", range(5))
+@pytest.mark.parametrize("colour", COLOURS)
+def test_pieces_ring_the_mark_in_ink(seat: int, colour: str) -> None:
+    """From the camel fill outwards: a thick ink ring, the owner's mark, ink again."""
+    sprite = _piece_sprite(seat, colour, False)
+    fill, mark = CAMEL_RGB[colour], mark_colour(seat)
+
+    def kind(xy: tuple[int, int]) -> str:
+        pixel = sprite.getpixel(xy)
+        assert isinstance(pixel, tuple)
+        if pixel[3] < 250:
+            return "outside"
+        for name, ref in (("fill", fill), ("mark", mark)):
+            if max(abs(a - b) for a, b in zip(pixel[:3], ref, strict=True)) <= 16:
+                return name
+        return "ink" if luminance(pixel) < luminance(mark) / 2 else "edge"
+
+    cx, cy = sprite.width // 2, sprite.height // 2
+    column = [kind((cx, y)) for y in range(cy, -1, -1)]  # straight up: every shape has a corner
+    last_fill = max(i for i, k in enumerate(column) if k == "fill")
+    # 1 px runs are anti-aliased blends (ink + orange looks like dark vermillion)
+    solid = [
+        k
+        for k, n in runs(column[last_fill + 1 :])
+        for _ in range(n)
+        if k != "edge" and (n > 1 or k not in ("fill", "mark"))
+    ]
+    outward = runs(solid)
+    assert [k for k, _ in outward][:4] == ["ink", "mark", "ink", "outside"]
+    assert outward[0][1] >= 2 and outward[1][1] >= 3  # a thick ring, a band you can see
+
+
+# --------------------------------------------------------------------------- seat tags
+
+
+def test_bot_and_resigned_seats_are_badged() -> None:
+    view = view_of(3, 40)
+    plain = render_desert_image(view, NAMES[:3], "en")
+    assert render_desert(view, NAMES[:3], "en") == render_desert(view, NAMES[:3], "en", None)
+    tagged = render_desert_image(view, NAMES[:3], "en", [None, "bot", "resigned"])
+    panel = score_panel(view, NAMES[:3], "en", [None, "bot", "resigned"])
+    assert [r.tag for r in panel.rows] == [None, None, "bot", "resigned"]
+    layout = panel_layout(panel, plain.width)
+    for row, (x0, y0, _, y1) in zip(panel.rows, layout.rows, strict=True):
+        box = (round(x0), round(y0) + BOARD_BOTTOM, round(layout.name[1]), round(y1) + BOARD_BOTTOM)
+        changed = changed_pixels(plain, tagged, box)
+        assert (changed > 150) == (row.tag is not None), row
+    # a short list of tags is fine: the seats past it have none
+    assert score_panel(view, NAMES[:3], "en", ["bot"]).rows[2].tag is None

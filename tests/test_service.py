@@ -419,3 +419,30 @@ async def test_private_events_are_reported_to_their_seat_only(service: GameServi
     assert [e.key for e in private[alice]] == ["nim.log.told"]
     assert [e.key for e in report.turns[0].public_events()] == ["nim.log.swap"]
     assert all("card" not in e.params for e in report.turns[0].public_events())
+
+
+async def test_a_turn_of_several_commands_is_reported_once_whole(
+    service: GameService, storage: Storage
+) -> None:
+    """R12: two camels in two commands — the first is a private step, the second
+    ends the turn and the report tells the whole turn (one public post)."""
+    await lobby(service, 0, BOB)
+    session = (await service.start(CHANNEL, ALICE)).after
+    while session.view(None).phase != "camels" or session.view(None).allowance_left != 2:
+        session = await play_turn_as_ai(service, session)
+    seat = session.to_act[0]
+    user = session.seat(seat).user_id
+    assert user is not None
+    first = GAME.legal_moves(session.state, seat)[0]
+    step = await service.play(CHANNEL, user, GAME.format_move(first))
+    assert not step.turn_over and step.after.to_act == (seat,)
+    second = GAME.legal_moves(step.after.state, seat)[0]
+    report = await service.play(CHANNEL, user, GAME.format_move(second))
+    assert report.turn_over
+    (turn,) = report.turns
+    assert turn.moves == (GAME.format_move(first), GAME.format_move(second))
+    camels = [e for e in turn.public_events() if e.key == "desert.log.camel"]
+    assert len(camels) == 2
+    rows = await storage.turn_moves(session.id)
+    assert [r.notation for r in rows] == list(turn.moves)
+    assert [r.ends_turn for r in rows] == [False, True]

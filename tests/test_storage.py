@@ -104,7 +104,7 @@ async def test_migrations_idempotent(db_path: Path) -> None:
     with closing(sqlite3.connect(db_path)) as raw:
         first = raw.execute("SELECT * FROM schema_migrations").fetchall()
         schema = raw.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
-    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1, 2]
+    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1, 2, 3]
     async with SqliteStorage(db_path):  # reopen: nothing to do
         pass
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:
@@ -114,36 +114,52 @@ async def test_migrations_idempotent(db_path: Path) -> None:
         assert raw.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall() == schema
 
 
-async def test_version_1_database_is_upgraded(db_path: Path) -> None:
-    v1 = load_migrations()[:1]
-    v2 = (*v1, Migration(2, "game_notes", "ALTER TABLE games ADD COLUMN note TEXT;\n"))
-    async with SqliteStorage(db_path, migrations=v1) as s:
-        g = await s.create_game("desert", GUILD, 1, 10, "Alice", {}, 7)
-    async with SqliteStorage(db_path, migrations=v2) as s:
+async def test_an_older_database_is_upgraded(db_path: Path) -> None:
+    shipped = load_migrations()
+    later = (
+        *shipped,
+        Migration(len(shipped) + 1, "game_notes", "ALTER TABLE games ADD COLUMN note TEXT;\n"),
+    )
+    async with SqliteStorage(db_path, migrations=shipped) as s:
+        g = await s.create_game("desert", GUILD, 1, 10, "Alice", {}, 7, "fr")
+    async with SqliteStorage(db_path, migrations=later) as s:
         assert await s.get_game(g.id) == g  # data survives the upgrade
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:
-        assert await apply_migrations(conn, v2) == []
+        assert await apply_migrations(conn, later) == []
     with closing(sqlite3.connect(db_path)) as raw:
-        assert [r[0] for r in raw.execute("SELECT version FROM schema_migrations")] == [1, 2]
+        versions = [r[0] for r in raw.execute("SELECT version FROM schema_migrations")]
+        assert versions == [m.version for m in later]
         assert "note" in [r[1] for r in raw.execute("PRAGMA table_info(games)")]
     with pytest.raises(MigrationError, match="newer"):
-        await SqliteStorage(db_path, migrations=v1).open()
+        await SqliteStorage(db_path, migrations=shipped).open()
 
 
 async def test_moves_logged_before_migration_2_keep_working(db_path: Path) -> None:
     """002 adds each move's version and events; older rows read back without them."""
     v1 = load_migrations()[:1]
-    async with SqliteStorage(db_path, migrations=v1) as s:
-        g = await new_active(s)
-    with closing(sqlite3.connect(db_path)) as raw, raw:  # a move as version 1 logged it
+    async with SqliteStorage(db_path, migrations=v1):
+        pass
+    with closing(sqlite3.connect(db_path)) as raw, raw:  # a game and a move as v1 wrote them
+        now = "2026-01-01T00:00:00+00:00"
+        raw.execute(
+            "INSERT INTO games (id, kind, guild_id, channel_id, status, creator_id, seed, state,"
+            " version, created_at, updated_at) VALUES (1, 'desert', ?, 1, 'active', 10, 42,"
+            " '{}', 2, ?, ?)",
+            (GUILD, now, now),
+        )
+        raw.execute(
+            "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (1, 0, 10, 'A')"
+        )
         raw.execute(
             "INSERT INTO moves (game_id, ply, seat, notation, created_at)"
-            " VALUES (?, 1, 0, 'old', '2026-01-01T00:00:00+00:00')",
-            (g.id,),
+            " VALUES (1, 1, 0, 'old', ?)",
+            (now,),
         )
     async with SqliteStorage(db_path) as s:
+        g = await s.get_game(1)
+        assert g is not None and g.lang == "en"  # 003: older games read as English
         event = {"key": "x.log", "params": {"n": 1}, "to": 1}
-        g = await s.record_move(g.id, g.version, 1, "new", {"turn": 2}, events=[event])
+        g = await s.record_move(g.id, g.version, 0, "new", {"turn": 2}, events=[event])
         old, new = await s.moves(g.id)
         assert (old.notation, old.version, old.events) == ("old", None, ())
         assert (new.notation, new.version, new.events) == ("new", g.version, (event,))

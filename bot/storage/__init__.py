@@ -6,7 +6,10 @@ use the :class:`Storage` protocol and the records/errors from :mod:`.base`.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import tempfile
 from pathlib import Path
 
 from .base import (
@@ -63,6 +66,7 @@ __all__ = [
     "StorageBusy",
     "StorageError",
     "WrongStatus",
+    "check_database_url",
     "open_storage",
     "sqlite_path",
     "results_for",
@@ -76,11 +80,12 @@ def sqlite_path(database_url: str) -> str:
 
     ``sqlite:///rel/x.db`` is relative and ``sqlite:////abs/x.db`` absolute
     (SQLAlchemy's convention); ``sqlite://`` and ``sqlite:///:memory:`` are
-    in-memory; anything without a scheme is a plain path.
+    in-memory; anything without a scheme is a plain path. The ValueError's
+    message never repeats the URL (it may hold a password).
     """
     url = database_url.strip()
     if not url:
-        raise ValueError("DATABASE_URL is empty")
+        raise ValueError("empty; use sqlite:///path/to/file.db")
     m = _SCHEME.match(url)
     if m is None:
         return url  # bare path
@@ -88,9 +93,7 @@ def sqlite_path(database_url: str) -> str:
     if scheme in ("postgres", "postgresql") or scheme.startswith("postgresql+"):
         raise ValueError("postgresql is not supported yet; use sqlite:///path/to/file.db")
     if scheme != "sqlite":
-        raise ValueError(
-            f"unsupported DATABASE_URL scheme {scheme!r}; use sqlite:///path/to/file.db"
-        )
+        raise ValueError(f"unsupported scheme {scheme!r}; use sqlite:///path/to/file.db")
     rest = url[m.end() :]
     if rest == "":
         return MEMORY
@@ -100,15 +103,98 @@ def sqlite_path(database_url: str) -> str:
     if "?" in path:
         raise ValueError("SQLite URL query parameters are not supported")
     if not path:
-        raise ValueError("a SQLite URL needs a path: sqlite:///path/to/file.db")
+        raise ValueError("the SQLite URL has no file name; use sqlite:///path/to/file.db")
     return path
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_database_url(database_url: str) -> str:
+    """The absolute path of ``sqlite_path(database_url)``, once sure the bot can write it.
+
+    Tries for real rather than guessing from permission bits: creates the
+    missing folders and the file (or opens an existing one for writing) and
+    a scratch file beside it (SQLite keeps ``-wal`` and ``-shm`` files
+    there), then removes all it created. Raises ValueError with one line
+    naming the file or folder at fault.
+    """
+    path = sqlite_path(database_url)
+    if path == MEMORY:
+        return path
+    target = Path(os.path.abspath(Path(path).expanduser()))
+    created: list[Path] = []
+    try:
+        if target.is_dir():
+            example = target / "caravanserai.db"
+            raise ValueError(f"{target} is a folder; name a file, e.g. {example}")
+        _make_folders(target, created)
+        if target.exists():
+            _check_existing(target)
+        else:
+            try:
+                os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            except OSError as exc:
+                raise ValueError(f"cannot create {target}: {_reason(exc)}") from exc
+            created.append(target)
+    except OSError as exc:  # e.g. a folder on the way that may not be looked into
+        raise ValueError(f"cannot use {target}: {_reason(exc)}") from exc
+    finally:
+        for made in reversed(created):  # the file first, then the folders, deepest first
+            with contextlib.suppress(OSError):
+                if made == target:
+                    made.unlink()
+                else:
+                    made.rmdir()
+    return str(target)
+
+
+def _make_folders(target: Path, created: list[Path]) -> None:
+    missing: list[Path] = []
+    folder = target.parent
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    if not folder.is_dir():
+        raise ValueError(f"cannot create {target}: {folder} is a file, not a folder")
+    for new in reversed(missing):
+        try:
+            new.mkdir()
+        except OSError as exc:
+            reason = _reason(exc)
+            raise ValueError(f"cannot create the folder {new} for {target}: {reason}") from exc
+        created.append(new)
+
+
+def _check_existing(target: Path) -> None:
+    try:
+        with target.open("r+b") as file:
+            header = file.read(len(_SQLITE_HEADER))
+    except OSError as exc:
+        raise ValueError(f"cannot write {target}: {_reason(exc)}") from exc
+    if header and header != _SQLITE_HEADER:
+        raise ValueError(f"{target} is not a SQLite database")
+    try:
+        fd, scratch = tempfile.mkstemp(prefix=f".{target.name}-", dir=target.parent)
+    except OSError as exc:
+        raise ValueError(
+            f"cannot write in {target.parent}, where SQLite keeps {target.name}-wal"
+            f" and {target.name}-shm: {_reason(exc)}"
+        ) from exc
+    os.close(fd)
+    os.unlink(scratch)
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
 
 
 async def open_storage(database_url: str = DEFAULT_DATABASE_URL) -> Storage:
     """Open (and migrate) the storage ``database_url`` names; ``close()`` it when done.
 
     Creates the database file's parent directory. Raises ValueError for a URL
-    it cannot serve, before touching anything.
+    it cannot serve, before touching anything (:func:`check_database_url`
+    also checks the file can be written).
     """
     path = sqlite_path(database_url)
     if path != MEMORY:

@@ -53,6 +53,7 @@ class GameRecord:
     updated_at: str
     seats: tuple[SeatRecord, ...]
     finished_at: str | None = None  # set when finished or cancelled
+    lang: str = "en"  # the game's language: public posts and boards use it
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` holds in this game, or None."""
@@ -70,6 +71,7 @@ class MoveRecord:
     created_at: str
     version: int | None = None  # the game version this move produced (None before v2)
     events: tuple[dict[str, Any], ...] = ()  # the engine's events, as JSON
+    ends_turn: bool = True  # False while the seat still acts after it (a turn's first camel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +215,7 @@ class Storage(Protocol):
         creator_name: str,
         options: Mapping[str, str],
         seed: int,
+        lang: str = "en",
     ) -> GameRecord:
         """Open a lobby; the creator takes seat 0. Raises ChannelBusy."""
         ...
@@ -221,6 +224,11 @@ class Storage(Protocol):
 
     async def active_game(self, channel_id: int) -> GameRecord | None:
         """The channel's lobby or active game, if any."""
+        ...
+
+    async def latest_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's most recent game, whatever its status (finished ones stay
+        visible until a new game starts there)."""
         ...
 
     async def list_games(
@@ -240,6 +248,10 @@ class Storage(Protocol):
         creator may leave too; cancelling an empty lobby is the caller's call."""
         ...
 
+    async def remove_bot_seat(self, game_id: int, version: int, seat: int) -> GameRecord:
+        """Take a bot seat out of the lobby; later seats move down."""
+        ...
+
     async def start_game(
         self, game_id: int, version: int, seat_order: Sequence[int], state: dict[str, Any]
     ) -> GameRecord:
@@ -255,10 +267,16 @@ class Storage(Protocol):
         state: dict[str, Any],
         *,
         events: Sequence[Mapping[str, Any]] = (),
+        ends_turn: bool = True,
         results: Sequence[ResultRow] | None = None,
     ) -> GameRecord:
         """One transaction: new state, version+1, next move-log row (with its
         events); with ``results`` the game also finishes (see :meth:`finish_game`)."""
+        ...
+
+    async def turn_moves(self, game_id: int) -> list[MoveRecord]:
+        """The latest turn: the rows after the last one that ended a turn before
+        the newest row, up to the newest (one turn made of several commands)."""
         ...
 
     async def set_seat_resigned(

@@ -320,6 +320,7 @@ class SqliteStorage:
         creator_name: str,
         options: Mapping[str, str],
         seed: int,
+        lang: str = "en",
     ) -> GameRecord:
         if seed not in _INT64:
             raise InvalidRequest("seed must fit in a signed 64-bit integer")
@@ -336,8 +337,8 @@ class SqliteStorage:
             now = _now()
             async with conn.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, status, creator_id, options,"
-                " seed, state, version, created_at, updated_at)"
-                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, NULL, 1, ?, ?)",
+                " seed, state, version, created_at, updated_at, lang)"
+                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, NULL, 1, ?, ?, ?)",
                 (
                     kind,
                     guild_id,
@@ -347,6 +348,7 @@ class SqliteStorage:
                     seed,
                     now,
                     now,
+                    lang,
                 ),
             ) as cur:
                 game_id = cur.lastrowid
@@ -368,6 +370,15 @@ class SqliteStorage:
             row = await self._one(
                 conn,
                 "SELECT * FROM games WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                (channel_id,),
+            )
+            return (await self._records(conn, [row]))[0] if row is not None else None
+
+    async def latest_game(self, channel_id: int) -> GameRecord | None:
+        async with self._read() as conn:
+            row = await self._one(
+                conn,
+                "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
                 (channel_id,),
             )
             return (await self._records(conn, [row]))[0] if row is not None else None
@@ -420,6 +431,16 @@ class SqliteStorage:
             await self._bump(conn, game_id, version)
             return await self._load(conn, game_id)
 
+    async def remove_bot_seat(self, game_id: int, version: int, seat: int) -> GameRecord:
+        async with self._write() as conn:
+            game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
+            self._check_seat(game, seat)
+            if not game.seats[seat].is_bot:
+                raise InvalidRequest(f"seat {seat} of game {game_id} is not a bot")
+            await self._replace_seats(conn, game_id, [s for s in game.seats if s.seat != seat])
+            await self._bump(conn, game_id, version)
+            return await self._load(conn, game_id)
+
     async def start_game(
         self, game_id: int, version: int, seat_order: Sequence[int], state: dict[str, Any]
     ) -> GameRecord:
@@ -450,6 +471,7 @@ class SqliteStorage:
         state: dict[str, Any],
         *,
         events: Sequence[Mapping[str, Any]] = (),
+        ends_turn: bool = True,
         results: Sequence[ResultRow] | None = None,
     ) -> GameRecord:
         log = _dump_list(events)
@@ -462,9 +484,11 @@ class SqliteStorage:
                 columns["status"] = "finished"
             now = await self._bump(conn, game_id, version, ended=results is not None, **columns)
             await conn.execute(
-                "INSERT INTO moves (game_id, ply, seat, notation, created_at, version, events)"
-                " SELECT ?, COALESCE(MAX(ply), 0) + 1, ?, ?, ?, ?, ? FROM moves WHERE game_id = ?",
-                (game_id, seat, notation, now, version + 1, log, game_id),
+                "INSERT INTO moves"
+                " (game_id, ply, seat, notation, created_at, version, events, ends_turn)"
+                " SELECT ?, COALESCE(MAX(ply), 0) + 1, ?, ?, ?, ?, ?, ? FROM moves"
+                " WHERE game_id = ?",
+                (game_id, seat, notation, now, version + 1, log, int(ends_turn), game_id),
             )
             if results is not None:
                 await self._insert_results(conn, game_id, results)
@@ -498,21 +522,23 @@ class SqliteStorage:
         async with self._read() as conn:
             rows = await self._all(
                 conn,
-                "SELECT ply, seat, notation, created_at, version, events FROM moves"
+                f"SELECT {_MOVE_COLUMNS} FROM moves"
                 " WHERE game_id = ? AND COALESCE(version, 0) >= ? ORDER BY ply",
                 (game_id, since_version + 1 if since_version else 0),
             )
-        return [
-            MoveRecord(
-                int(r["ply"]),
-                int(r["seat"]),
-                r["notation"],
-                r["created_at"],
-                None if r["version"] is None else int(r["version"]),
-                tuple(json.loads(r["events"])),
+        return [_move(r) for r in rows]
+
+    async def turn_moves(self, game_id: int) -> list[MoveRecord]:
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? AND ply > COALESCE("
+                " (SELECT MAX(ply) FROM moves WHERE game_id = ? AND ends_turn = 1"
+                "  AND ply < (SELECT MAX(ply) FROM moves WHERE game_id = ?)), 0)"
+                " ORDER BY ply",
+                (game_id, game_id, game_id),
             )
-            for r in rows
-        ]
+        return [_move(r) for r in rows]
 
     async def results(self, game_id: int) -> list[ResultRow]:
         async with self._read() as conn:
@@ -598,6 +624,21 @@ LIMIT ?
 """
 
 
+_MOVE_COLUMNS = "ply, seat, notation, created_at, version, events, ends_turn"
+
+
+def _move(r: sqlite3.Row) -> MoveRecord:
+    return MoveRecord(
+        int(r["ply"]),
+        int(r["seat"]),
+        r["notation"],
+        r["created_at"],
+        None if r["version"] is None else int(r["version"]),
+        tuple(json.loads(r["events"])),
+        bool(r["ends_turn"]),
+    )
+
+
 def _game(row: sqlite3.Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
     status: str = row["status"]
     if not is_status(status):
@@ -618,4 +659,5 @@ def _game(row: sqlite3.Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
         updated_at=row["updated_at"],
         seats=seats,
         finished_at=row["finished_at"],
+        lang=row["lang"],
     )

@@ -209,6 +209,51 @@ class DesertGame(Game[DesertState, Move]):
     def format_move(self, move: Move) -> str:
         return notation.format_move(move)
 
+    def summary(self, state: DesertState) -> tuple[Term, ...]:
+        """Public scores per seat (§9: water values stay hidden, their count is public)."""
+        view = self.view(state, None)
+        return tuple(
+            Term(
+                "desert.summary",
+                {
+                    "oases": points(info.oasis_points),
+                    "areas": points(info.area_points),
+                    "count": len(state.water_taken[info.seat]),  # water holes taken
+                },
+            )
+            for info in view.info
+        )
+
+    def move_words(self, move: Move) -> Term | None:
+        """``blanc F7``, ``défausse rose``, ``passe``: the parser reads them too."""
+        if isinstance(move, Discard):
+            return Term("desert.move.discard", {"colour": colour_term(move.colour)})
+        if isinstance(move, PlaceCamel | PlaceLeader):
+            return Term(
+                "desert.move.place", {"colour": colour_term(move.colour), "space": _space(move.at)}
+            )
+        return Term("desert.move.pass")
+
+    def move_hint(self, state: DesertState, seat: Seat, move: Move) -> Term | None:
+        """What a camel scores at once: its water hole (SC1), oases (SC2), an area (SC3)."""
+        if not isinstance(move, PlaceCamel) or state.phase != "camels":
+            return None
+        sq, colour = index(move.at), COLOURS.index(move.colour)
+        cid = caravan_id(seat, colour)
+        lay = layout(state.players)
+        parts: list[Term] = []
+        if state.water[sq]:
+            parts.append(Term("desert.hint.water", {"count": state.water[sq]}))
+        oases = [n for n in lay.neighbours[sq] if n in state.oases and (cid, n) not in state.scored]
+        if oases:
+            parts.append(Term("desert.hint.oasis", {"count": len(oases)}))
+        cells = list(state.cells)
+        cells[sq] = cid
+        enclosed = sum(len(g) for g in scoring.new_areas(cells, state.areas, lay, cid, sq))
+        if enclosed:
+            parts.append(Term("desert.hint.area", {"count": enclosed}))
+        return Term("desert.hint", {"parts": tuple(parts)}) if parts else None
+
     # ----------------------------------------------------------------------- moves
 
     def _check_turn(self, state: DesertState, seat: Seat) -> None:
@@ -225,7 +270,14 @@ class DesertGame(Game[DesertState, Move]):
         events = placement_events(after.last_turn[-1])
         if after.phase == "over":
             events += (end_event(after),)
-        return Step(after, events)
+        # R12: the turn goes on while the same seat still has a camel to place.
+        goes_on = (
+            isinstance(move, PlaceCamel)
+            and after.phase == "camels"
+            and after.current == seat
+            and after.allowance > 0
+        )
+        return Step(after, events, ends_turn=not goes_on)
 
     def _apply(self, state: DesertState, seat: Seat, move: Move) -> DesertState:
         self._check_turn(state, seat)

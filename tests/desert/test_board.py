@@ -109,8 +109,6 @@ def test_inactive_squares_are_not_neighbours() -> None:
     assert names(layout(4).neighbours[sq("O4")]) == {"N4", "O3", "O5", "P3", "P4", "P5"}
 
 
-
-
 def test_palm_sites_are_four_steps_apart_and_clear_of_water() -> None:
     palms = [i for i in range(SIZE) if TERRAIN[i] == "palm"]
     assert min(hex_distance(a, b) for a in palms for b in palms if a < b) == 4

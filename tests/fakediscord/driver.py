@@ -148,6 +148,9 @@ class InteractionBuilder:
         channel = self.world.channels[message.channel_id]
         if message.ephemeral and message.visible_to not in (None, user.id):
             raise DriverError("that ephemeral message is not visible to this user")
+        if not self.world.permissions_in(channel, user.id) & perms.VIEW_CHANNEL:
+            raise DriverError(f"{user.username} cannot see channel {channel.name!r}")
+        self._check_thread(user, channel, typing=False)
         comp = message.component(custom_id)
         if comp is None:
             raise DriverError(
@@ -265,6 +268,7 @@ class InteractionBuilder:
         if contexts is not None and 0 not in contexts:
             raise CommandNotFound(f"/{name} is not available in guilds")
         user_perms = self.world.permissions_in(channel, user.id)
+        self._check_thread(user, channel, typing=True)
         if not perms.has(user_perms, perms.USE_APPLICATION_COMMANDS):
             raise DriverError(f"{user.username} cannot use application commands here")
         required = cmd.get("default_member_permissions")
@@ -275,6 +279,27 @@ class InteractionBuilder:
                 need and not perms.has(base, need)
             ):
                 raise DriverError(f"/{name} needs permissions {need} which {user.username} lacks")
+
+    def _check_thread(self, user: User, channel: Channel, *, typing: bool) -> None:
+        """What Discord's client allows in a thread: seeing it (private: members/moderators),
+        nothing in archived threads (no commands, no components), and for commands the chat box:
+        SEND_MESSAGES_IN_THREADS, and MANAGE_THREADS if the thread is locked."""
+        if not channel.is_thread:
+            return
+        user_perms = self.world.permissions_in(channel, user.id)
+        if not user_perms & perms.VIEW_CHANNEL:
+            raise DriverError(f"{user.username} cannot see thread {channel.name!r}")
+        if channel.archived:
+            raise DriverError(
+                f"thread {channel.name!r} is archived: no commands or components there "
+                "(a message posted in it unarchives it: fake.user_message)"
+            )
+        if not typing:
+            return
+        if not perms.has(user_perms, perms.SEND_MESSAGES_IN_THREADS):
+            raise DriverError(f"{user.username} cannot send messages in thread {channel.name!r}")
+        if channel.locked and not perms.has(user_perms, perms.MANAGE_THREADS):
+            raise DriverError(f"thread {channel.name!r} is locked")
 
     # -- options ------------------------------------------------------------------------
     def _options(

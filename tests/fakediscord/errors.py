@@ -18,12 +18,17 @@ MAX_COMMANDS = 30032
 ENTITY_TOO_LARGE = 40005
 ALREADY_ACKNOWLEDGED = 40060
 MISSING_ACCESS = 50001
+CANNOT_EXECUTE_ON_DM = 50003
 CANNOT_EDIT_OTHERS = 50005
 EMPTY_MESSAGE = 50006
+INVALID_CHANNEL_TYPE = 50024
 INVALID_WEBHOOK_TOKEN = 50027
 INVALID_FORM_BODY = 50035
+THREAD_ARCHIVED = 50083
 INVALID_JSON = 50109
 MISSING_PERMISSIONS = 50013
+THREAD_ALREADY_CREATED = 160004
+THREAD_LOCKED = 160005
 
 
 class ApiError(Exception):
@@ -65,6 +70,22 @@ def missing_permissions() -> ApiError:
 
 def missing_access() -> ApiError:
     return ApiError(403, MISSING_ACCESS, "Missing Access")
+
+
+def dm_channel_refused() -> ApiError:
+    return ApiError(400, CANNOT_EXECUTE_ON_DM, "Cannot execute action on a DM channel")
+
+
+def wrong_channel_type() -> ApiError:
+    return ApiError(400, INVALID_CHANNEL_TYPE, "Cannot execute action on this channel type")
+
+
+def thread_archived() -> ApiError:
+    return ApiError(400, THREAD_ARCHIVED, "Thread is archived")
+
+
+def thread_locked() -> ApiError:
+    return ApiError(403, THREAD_LOCKED, "Thread is locked")
 
 
 class FormErrors:

@@ -372,7 +372,11 @@ class Gateway:
         if not session.intents & GUILD_PRESENCES or len(members) > session.large_threshold:
             members = [m for m in members if m.user.id == self.bot.id]
         return payloads.guild_create(
-            guild, self.world, members=members, large_threshold=session.large_threshold
+            guild,
+            self.world,
+            members=members,
+            large_threshold=session.large_threshold,
+            me=self.bot.id,
         )
 
     async def _members_chunk(self, session: Session, d: JSON) -> None:

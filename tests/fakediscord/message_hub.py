@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from . import payloads
+from . import permissions as perms
+from .driver import DriverError
 from .gateway import DIRECT_MESSAGES, GUILD_MESSAGES, MESSAGE_CONTENT, Gateway, Session
 from .interactions import InteractionRecord
 from .messages import MessageFactory
@@ -24,6 +26,8 @@ class MessageHub:
     interactions: dict[int, InteractionRecord]
     message_signal: Signal
     messages_factory: MessageFactory
+    thread_message: Callable[[Message], Awaitable[None]]  # ThreadHub
+    thread_message_deleted: Callable[[Message], None]  # ThreadHub
 
     # -- messages -------------------------------------------------------------------------
     def messages(self, channel: Channel | int, *, include_ephemeral: bool = False) -> list[Message]:
@@ -55,6 +59,7 @@ class MessageHub:
         self.message_signal.notify()
         if message.ephemeral:
             return
+        await self.thread_message(message)
         await self.gateway.dispatch(
             "MESSAGE_CREATE", self._message_event(message), intent=self._message_intent(message)
         )
@@ -74,6 +79,8 @@ class MessageHub:
         )
 
     async def message_deleted(self, message: Message) -> None:
+        if not message.deleted:
+            self.thread_message_deleted(message)
         message.deleted = True
         self.message_signal.notify()
         if message.ephemeral:
@@ -104,7 +111,13 @@ class MessageHub:
         return body
 
     async def user_message(self, user: User, channel: Channel, content: str) -> Message:
-        """A user posts a plain message (dispatched as MESSAGE_CREATE)."""
+        """A user posts a plain message (dispatched as MESSAGE_CREATE). In a thread the user
+        becomes a member, and an archived thread is unarchived (as on Discord); a locked thread
+        refuses users without MANAGE_THREADS."""
+        if channel.is_thread and channel.locked:
+            allowed = self.world.permissions_in(channel, user.id)
+            if not perms.has(allowed, perms.MANAGE_THREADS):
+                raise DriverError(f"thread {channel.name!r} is locked; {user.username} cannot post")
         msg = self.messages_factory.create(channel, user, {"content": content}, [])
         await self.message_created(msg)
         return msg

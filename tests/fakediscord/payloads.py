@@ -7,6 +7,7 @@ from typing import Any
 from .snowflake import iso
 from .world import (
     DM_CHANNEL,
+    MESSAGE_THREAD_STARTER,
     Attachment,
     Channel,
     Guild,
@@ -91,7 +92,8 @@ def member(m: Member, *, permissions: int | None = None, with_user: bool = True)
     return data
 
 
-def channel(c: Channel, *, permissions: int | None = None) -> JSON:
+def channel(c: Channel, *, permissions: int | None = None, me: int | None = None) -> JSON:
+    """A channel object; for a thread ``me`` (the bot) adds its thread ``member`` if it joined."""
     if c.type == DM_CHANNEL:
         data: JSON = {
             "id": str(c.id),
@@ -101,6 +103,15 @@ def channel(c: Channel, *, permissions: int | None = None) -> JSON:
             "flags": 0,
         }
     elif c.is_thread:
+        metadata: JSON = {
+            "archived": c.archived,
+            "auto_archive_duration": c.auto_archive_duration,
+            "archive_timestamp": iso(c.archive_timestamp),
+            "locked": c.locked,
+            "create_timestamp": iso(c.created_at),
+        }
+        if c.is_private_thread:
+            metadata["invitable"] = c.invitable
         data = {
             "id": str(c.id),
             "type": c.type,
@@ -109,19 +120,15 @@ def channel(c: Channel, *, permissions: int | None = None) -> JSON:
             "owner_id": _opt_id(c.owner_id),
             "name": c.name,
             "last_message_id": _opt_id(c.last_message_id),
-            "rate_limit_per_user": 0,
-            "message_count": 0,
-            "member_count": 1,
-            "total_message_sent": 0,
+            "rate_limit_per_user": c.rate_limit_per_user,
+            "message_count": c.message_count,
+            "member_count": min(len(c.thread_members), 50),
+            "total_message_sent": c.total_message_sent,
             "flags": 0,
-            "thread_metadata": {
-                "archived": c.archived,
-                "auto_archive_duration": 1440,
-                "archive_timestamp": iso(),
-                "locked": False,
-                "create_timestamp": iso(),
-            },
+            "thread_metadata": metadata,
         }
+        if me is not None and me in c.thread_members:
+            data["member"] = thread_member(c, me)
     else:
         data = {
             "id": str(c.id),
@@ -142,6 +149,18 @@ def channel(c: Channel, *, permissions: int | None = None) -> JSON:
         }
     if permissions is not None:
         data["permissions"] = str(permissions)
+    return data
+
+
+def thread_member(
+    thread: Channel, user_id: int, *, ids: bool = True, guild_member: JSON | None = None
+) -> JSON:
+    """A thread member object (``ids=False``: the GUILD_CREATE form, without id/user_id)."""
+    data: JSON = {"join_timestamp": iso(thread.thread_members[user_id]), "flags": 0}
+    if ids:
+        data = {"id": str(thread.id), "user_id": str(user_id), **data}
+    if guild_member is not None:
+        data["member"] = guild_member
     return data
 
 
@@ -188,9 +207,20 @@ def guild(g: Guild, world: World) -> JSON:
     }
 
 
-def guild_create(g: Guild, world: World, *, members: list[Member], large_threshold: int) -> JSON:
-    """The GUILD_CREATE dispatch: the guild object plus the gateway-only extras."""
+def guild_create(
+    g: Guild, world: World, *, members: list[Member], large_threshold: int, me: int | None = None
+) -> JSON:
+    """The GUILD_CREATE dispatch: the guild object plus the gateway-only extras; ``threads``
+    are the active ones ``me`` (the bot) can see, with its thread ``member`` where it joined."""
     data = guild(g, world)
+    threads: list[JSON] = []
+    for t in world.guild_threads(g):
+        if t.archived or (me is not None and not world.permissions_in(t, me)):
+            continue
+        payload = channel(t)
+        if me is not None and me in t.thread_members:
+            payload["member"] = thread_member(t, me, ids=False)
+        threads.append(payload)
     data.update(
         {
             "joined_at": iso(g.joined_at),
@@ -200,7 +230,7 @@ def guild_create(g: Guild, world: World, *, members: list[Member], large_thresho
             "voice_states": [],
             "members": [member(m) for m in members],
             "channels": [channel(c) for c in world.guild_channels(g)],
-            "threads": [channel(c) for c in world.guild_threads(g) if not c.archived],
+            "threads": threads,
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],
@@ -230,7 +260,7 @@ def attachment(a: Attachment) -> JSON:
     return data
 
 
-def message(m: Message, world: World, *, gateway: bool = False) -> JSON:
+def message(m: Message, world: World, *, gateway: bool = False, nested: bool = False) -> JSON:
     data: JSON = {
         "id": str(m.id),
         "type": m.type,
@@ -257,6 +287,14 @@ def message(m: Message, world: World, *, gateway: bool = False) -> JSON:
         data["interaction_metadata"] = m.interaction_metadata
     if m.message_reference is not None:
         data["message_reference"] = m.message_reference
+        if m.type in (19, MESSAGE_THREAD_STARTER) and not nested:
+            ref = world.messages.get(int(m.message_reference.get("message_id") or 0))
+            data["referenced_message"] = (
+                None if ref is None or ref.deleted else message(ref, world, nested=True)
+            )
+    thread = world.channels.get(m.thread_id) if m.thread_id is not None else None
+    if thread is not None:
+        data["thread"] = channel(thread, me=world.bot_id)
     if gateway and m.guild_id is not None:
         data["guild_id"] = str(m.guild_id)
         g = world.guilds.get(m.guild_id)

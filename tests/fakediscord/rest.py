@@ -19,6 +19,8 @@ from .errors import (
     FormErrors,
     missing_access,
     missing_permissions,
+    thread_archived,
+    thread_locked,
     unknown,
 )
 from .limits import check_file_sizes, check_message
@@ -52,6 +54,30 @@ def register(app: web.Application, fake: FakeDiscord) -> None:
     app.router.add_get(p + "/channels/{channel_id}/messages/{message_id}", h.get_message)
     app.router.add_patch(p + "/channels/{channel_id}/messages/{message_id}", h.edit_message)
     app.router.add_delete(p + "/channels/{channel_id}/messages/{message_id}", h.delete_message)
+
+
+def bot_channel(fake: FakeDiscord, request: web.Request) -> tuple[Channel, int]:
+    """The ``{channel_id}`` of a route as the bot sees it, with the bot's permissions there:
+    404 10003 if unknown (or in a guild the bot left), 403 50001 if it cannot view it."""
+    channel = fake.world.channels.get(snowflake(request, "channel_id"))
+    if channel is None:
+        raise unknown(UNKNOWN_CHANNEL, "Channel")
+    if channel.guild_id is None:
+        return channel, fake.world.permissions_in(channel, fake.bot_user.id)
+    guild = fake.world.guilds[channel.guild_id]
+    if fake.bot_user.id not in guild.members:
+        raise unknown(UNKNOWN_CHANNEL, "Channel")
+    allowed = fake.world.permissions_in(channel, fake.bot_user.id)
+    if not perms.has(allowed, perms.VIEW_CHANNEL):
+        raise missing_access()
+    return channel, allowed
+
+
+def channel_message(fake: FakeDiscord, request: web.Request, channel: Channel) -> Message:
+    message = fake.find_message(snowflake(request, "message_id"))
+    if message is None or message.channel_id != channel.id or message.ephemeral:
+        raise unknown(UNKNOWN_MESSAGE, "Message")
+    return message
 
 
 class _Handlers:
@@ -130,28 +156,14 @@ class _Handlers:
 
     # -- channels ----------------------------------------------------------------------
     def _channel(self, request: web.Request) -> tuple[Channel, int]:
-        channel = self.world.channels.get(snowflake(request, "channel_id"))
-        if channel is None:
-            raise unknown(UNKNOWN_CHANNEL, "Channel")
-        if channel.guild_id is None:
-            return channel, self.world.permissions_in(channel, self.fake.bot_user.id)
-        guild = self.world.guilds[channel.guild_id]
-        if self.fake.bot_user.id not in guild.members:
-            raise unknown(UNKNOWN_CHANNEL, "Channel")
-        allowed = self.world.permissions_in(channel, self.fake.bot_user.id)
-        if not perms.has(allowed, perms.VIEW_CHANNEL):
-            raise missing_access()
-        return channel, allowed
+        return bot_channel(self.fake, request)
 
     def _message(self, request: web.Request, channel: Channel) -> Message:
-        message = self.fake.find_message(snowflake(request, "message_id"))
-        if message is None or message.channel_id != channel.id or message.ephemeral:
-            raise unknown(UNKNOWN_MESSAGE, "Message")
-        return message
+        return channel_message(self.fake, request, channel)
 
     async def channel(self, request: web.Request) -> web.Response:
         channel, _ = self._channel(request)
-        return ok(payloads.channel(channel))
+        return ok(payloads.channel(channel, me=self.fake.bot_user.id))
 
     async def typing(self, request: web.Request) -> web.Response:
         self._channel(request)
@@ -189,6 +201,8 @@ class _Handlers:
         send = perms.SEND_MESSAGES_IN_THREADS if channel.is_thread else perms.SEND_MESSAGES
         if not perms.has(allowed, send):
             raise missing_permissions()
+        if channel.locked and not perms.has(allowed, perms.MANAGE_THREADS):
+            raise thread_locked()  # an archived, unlocked thread is unarchived by the post
         if body.files and not perms.has(allowed, perms.ATTACH_FILES):
             raise missing_permissions()
         errors = FormErrors()
@@ -223,7 +237,7 @@ class _Handlers:
         return ok(payloads.message(message, self.world))
 
     async def edit_message(self, request: web.Request) -> web.Response:
-        channel, _ = self._channel(request)
+        channel, allowed = self._channel(request)
         message = self._message(request, channel)
         body = await read(request)
         payload = body.obj()
@@ -231,6 +245,10 @@ class _Handlers:
             raise ApiError(
                 403, CANNOT_EDIT_OTHERS, "Cannot edit a message authored by another user"
             )
+        if channel.archived:
+            raise thread_archived()
+        if channel.locked and not perms.has(allowed, perms.MANAGE_THREADS):
+            raise thread_locked()
         errors = FormErrors()
         check_message(payload, errors, files=len(body.files), creating=False)
         errors.raise_if_any()

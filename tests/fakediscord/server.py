@@ -25,6 +25,7 @@ from .messages import MessageFactory
 from .restutil import BODY_KEY, ok
 from .signals import Signal
 from .snowflake import SnowflakeGenerator
+from .threads import ThreadHub
 from .world import Attachment, User, World
 from .world_api import WorldApi
 
@@ -46,7 +47,7 @@ class RequestRecord:
         return f"{self.method} {self.path}{q} -> {self.status}"
 
 
-class FakeDiscord(WorldApi, MessageHub, Driving):
+class FakeDiscord(WorldApi, MessageHub, Driving, ThreadHub):
     """A loopback Discord: REST under ``api_base``, a gateway at ``gateway_url``, files on a CDN."""
 
     def __init__(
@@ -64,6 +65,7 @@ class FakeDiscord(WorldApi, MessageHub, Driving):
         self.ids = SnowflakeGenerator()
         self.world = World(self.ids)
         self.bot_user: User = self.world.add_user(bot_name, bot=True)
+        self.world.bot_id = self.bot_user.id
         self.application_id: int = self.bot_user.id
         self.app_owner: User = self.world.add_user(f"{bot_name.lower()}-owner")
         self._token = token or self._make_token()
@@ -98,12 +100,12 @@ class FakeDiscord(WorldApi, MessageHub, Driving):
 
     # -- lifecycle --------------------------------------------------------------------
     async def start(self) -> FakeDiscord:
-        from . import rest, rest_commands, rest_interactions
+        from . import rest, rest_commands, rest_interactions, rest_threads
 
         app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._cdn)
-        for module in (rest, rest_commands, rest_interactions):
+        for module in (rest, rest_commands, rest_interactions, rest_threads):
             module.register(app, self)
         self._runner = web.AppRunner(
             app, access_log=None, handle_signals=False, shutdown_timeout=2.0

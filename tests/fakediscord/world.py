@@ -11,11 +11,24 @@ from .snowflake import SnowflakeGenerator
 
 TEXT_CHANNEL = 0
 DM_CHANNEL = 1
+ANNOUNCEMENT_CHANNEL = 5
+ANNOUNCEMENT_THREAD = 10
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
+THREAD_TYPES = (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
+THREAD_PARENT_TYPES = (TEXT_CHANNEL, ANNOUNCEMENT_CHANNEL)
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
+MESSAGE_FLAG_HAS_THREAD = 1 << 5
 MESSAGE_FLAG_EPHEMERAL = 1 << 6
 MESSAGE_FLAG_LOADING = 1 << 7
+
+MESSAGE_THREAD_CREATED = 18
+MESSAGE_THREAD_STARTER = 21
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
 
 @dataclass
@@ -75,10 +88,24 @@ class Channel:
     owner_id: int | None = None
     archived: bool = False
     last_message_id: int | None = None
+    # thread-only state (Discord's thread_metadata, counters and explicit membership)
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: dt.datetime = field(default_factory=_now)
+    created_at: dt.datetime = field(default_factory=_now)
+    invitable: bool = True
+    rate_limit_per_user: int = 0
+    message_count: int = 0  # excludes the starter message and deleted messages
+    total_message_sent: int = 0
+    thread_members: dict[int, dt.datetime] = field(default_factory=dict)  # user id -> joined
 
     @property
     def is_thread(self) -> bool:
-        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+        return self.type in THREAD_TYPES
+
+    @property
+    def is_private_thread(self) -> bool:
+        return self.type == PRIVATE_THREAD
 
     @property
     def mention(self) -> str:
@@ -146,6 +173,7 @@ class Message:
     interaction_id: int | None = None
     visible_to: int | None = None  # the only user who sees an ephemeral message
     edits: int = 0
+    thread_id: int | None = None  # the thread started from this message (same id)
 
     @property
     def ephemeral(self) -> bool:
@@ -205,6 +233,7 @@ class World:
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         self._dm_by_user: dict[int, int] = {}
+        self.bot_id: int | None = None  # "the current user" whose view payloads describe
 
     # -- creation -----------------------------------------------------------------
     def add_user(
@@ -254,11 +283,12 @@ class World:
         *,
         topic: str | None = None,
         overwrites: list[Overwrite] | None = None,
+        announcement: bool = False,
     ) -> Channel:
         position = sum(1 for cid in guild.channel_ids if not self.channels[cid].is_thread)
         channel = Channel(
             self.ids.next(),
-            TEXT_CHANNEL,
+            ANNOUNCEMENT_CHANNEL if announcement else TEXT_CHANNEL,
             name,
             guild.id,
             position,
@@ -270,20 +300,46 @@ class World:
         return channel
 
     def add_thread(
-        self, parent: Channel, name: str, owner: User, *, private: bool = False
+        self,
+        parent: Channel,
+        name: str,
+        owner: User,
+        *,
+        private: bool = False,
+        thread_id: int | None = None,
+        auto_archive_duration: int = 1440,
+        rate_limit_per_user: int = 0,
+        invitable: bool = True,
     ) -> Channel:
+        """A thread under ``parent``, its creator already a member (``thread_id``: the id of the
+        message it starts from). Announcement channels get announcement threads."""
         assert parent.guild_id is not None, "threads live in guild channels"
+        if private:
+            kind = PRIVATE_THREAD
+        else:
+            kind = ANNOUNCEMENT_THREAD if parent.type == ANNOUNCEMENT_CHANNEL else PUBLIC_THREAD
         thread = Channel(
-            self.ids.next(),
-            PRIVATE_THREAD if private else PUBLIC_THREAD,
+            thread_id if thread_id is not None else self.ids.next(),
+            kind,
             name,
             parent.guild_id,
             parent_id=parent.id,
             owner_id=owner.id,
+            auto_archive_duration=auto_archive_duration,
+            rate_limit_per_user=rate_limit_per_user,
+            invitable=invitable if private else True,
         )
+        thread.thread_members[owner.id] = thread.created_at
         self.channels[thread.id] = thread
         self.guilds[parent.guild_id].channel_ids.append(thread.id)
         return thread
+
+    def add_thread_member(self, thread: Channel, user: User) -> bool:
+        """Add ``user`` to the thread's members; False if they already were one."""
+        if user.id in thread.thread_members:
+            return False
+        thread.thread_members[user.id] = _now()
+        return True
 
     def dm_channel(self, user: User) -> Channel:
         cid = self._dm_by_user.get(user.id)
@@ -302,7 +358,14 @@ class World:
         return [self.channels[c] for c in guild.channel_ids if not self.channels[c].is_thread]
 
     def guild_threads(self, guild: Guild) -> list[Channel]:
+        """Threads of a guild in creation order (archived ones included)."""
         return [self.channels[c] for c in guild.channel_ids if self.channels[c].is_thread]
+
+    def threads_of(self, parent: Channel) -> list[Channel]:
+        guild = self.guild_of(parent)
+        if guild is None:
+            return []
+        return [t for t in self.guild_threads(guild) if t.parent_id == parent.id]
 
     def channel_messages(self, channel_id: int, *, include_hidden: bool = False) -> list[Message]:
         """Messages of a channel in creation order (oldest first)."""
@@ -354,4 +417,10 @@ class World:
             value = (value & ~own.deny) | own.allow
         if not value & perms.VIEW_CHANNEL:
             return 0
+        if (
+            channel.is_private_thread
+            and user_id not in channel.thread_members
+            and not value & perms.MANAGE_THREADS
+        ):
+            return 0  # private threads: members and moderators only
         return value

@@ -15,7 +15,7 @@ JSON = dict[str, Any]
 
 
 class WorldApi:
-    """Mixin of FakeDiscord: add users, guilds, roles, channels, threads, members."""
+    """Mixin of FakeDiscord: add users, guilds, roles, channels, members (threads: ThreadHub)."""
 
     world: World
     gateway: Gateway
@@ -67,19 +67,13 @@ class WorldApi:
         *,
         topic: str | None = None,
         overwrites: list[Overwrite] | None = None,
+        announcement: bool = False,
     ) -> Channel:
-        channel = self.world.add_channel(guild, name, topic=topic, overwrites=overwrites)
+        channel = self.world.add_channel(
+            guild, name, topic=topic, overwrites=overwrites, announcement=announcement
+        )
         self._emit("CHANNEL_CREATE", payloads.channel(channel), GUILDS, guild.id)
         return channel
-
-    def add_thread(
-        self, parent: Channel, name: str, owner: User, *, private: bool = False
-    ) -> Channel:
-        thread = self.world.add_thread(parent, name, owner, private=private)
-        data = payloads.channel(thread)
-        data["newly_created"] = True
-        self._emit("THREAD_CREATE", data, GUILDS, thread.guild_id)
-        return thread
 
     def add_member(
         self,

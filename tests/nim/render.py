@@ -40,7 +40,7 @@ def _board(lang: str) -> Image.Image:
     return image
 
 
-def _panel(view: NimView, names: Sequence[str], lang: str) -> Panel:
+def _panel(view: NimView, names: Sequence[str], lang: str, tags: Sequence[str | None]) -> Panel:
     def word(key: str, **params: int) -> str:
         return catalogue.text(lang, key, params)
 
@@ -57,6 +57,7 @@ def _panel(view: NimView, names: Sequence[str], lang: str) -> Panel:
             ),
             seat=seat,
             name=names[seat] if seat < len(names) else "",
+            tag=tags[seat] if seat < len(tags) else None,
         )
         for seat in range(view.players)
     )
@@ -73,8 +74,10 @@ def _panel(view: NimView, names: Sequence[str], lang: str) -> Panel:
     )
 
 
-def render_nim(view: NimView, names: Sequence[str], lang: str) -> bytes:
-    panel = _panel(view, names, lang)
+def render_nim(
+    view: NimView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
+) -> bytes:
+    panel = _panel(view, names, lang, tags)
     image = Image.new("RGB", (WIDTH, BOARD_BOTTOM + panel_height(panel)), BACKDROP)
     image.paste(_board(lang), (0, 0))
     draw = ImageDraw.Draw(image)
@@ -102,8 +105,10 @@ def render_nim(view: NimView, names: Sequence[str], lang: str) -> bytes:
 
 
 class NimRenderer:
-    def board(self, view: NimView, names: Sequence[str], lang: str) -> bytes:
-        return render_nim(view, names, lang)
+    def board(
+        self, view: NimView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
+    ) -> bytes:
+        return render_nim(view, names, lang, tags)
 
     def hand(self, view: NimView, names: Sequence[str], lang: str) -> bytes | None:
         return None  # a card is a number: the text says it

@@ -1,0 +1,325 @@
+"""Start-up and shutdown of ``python -m bot`` as users run it: real subprocesses, no mocks.
+
+Bad configurations end with one line and exit 2 before anything reaches Discord;
+an unreachable Discord with one line; SIGINT/SIGTERM always stop cleanly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e import ROOT, BotProcess
+from tests.fakediscord import FakeDiscord
+
+# Settings the bot reads; none may leak in from the developer's shell.
+SETTINGS = (
+    "DISCORD_",
+    "DATABASE_URL",
+    "LOG_LEVEL",
+    "TURN_REMINDER_HOURS",
+    "EXTRA_GAMES",
+    "CARAVANSERAI_ENV_FILE",
+)
+# Nor from the developer's own .env next to README.md.
+NO_DOTENV = {"CARAVANSERAI_ENV_FILE": os.devnull}
+NOISE = ("Traceback", "Event loop is closed", "Task was destroyed", "was never awaited")
+
+
+def clean_environ() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS)}
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def sentinel() -> Iterator[socket.socket]:
+    """A port that listens but never answers: any connection attempt shows in its backlog."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen(8)
+        s.setblocking(False)
+        yield s
+
+
+def contacted(sentinel: socket.socket) -> bool:
+    try:
+        conn, _ = sentinel.accept()
+    except BlockingIOError:
+        return False
+    conn.close()
+    return True
+
+
+def run_bot(
+    env: dict[str, str], cwd: Path = ROOT, timeout: float = 30
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def assert_no_noise(*outputs: str) -> None:
+    for output in outputs:
+        for noise in NOISE:
+            assert noise not in output, output
+
+
+# --------------------------------------------------------------------------- bad configuration
+
+
+def bad_settings(tmp_path: Path) -> list[tuple[dict[str, str], str]]:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a folder")
+    not_sqlite = tmp_path / "notes.db"
+    not_sqlite.write_text("plain text, not a database")
+    cases = [
+        ({"DATABASE_URL": "mysql://user:secret@db/games"}, "unsupported scheme 'mysql'"),
+        ({"DATABASE_URL": "postgresql://user:secret@db/games"}, "postgresql is not supported yet"),
+        ({"DATABASE_URL": "sqlite:///"}, "no file name"),
+        ({"DATABASE_URL": "sqlite://db-host/games.db"}, "three slashes"),
+        (
+            {"DATABASE_URL": f"sqlite:///{a_file}/sub/games.db"},
+            f"cannot create {a_file}/sub/games.db: {a_file} is a file, not a folder",
+        ),
+        ({"DATABASE_URL": f"sqlite:///{tmp_path}"}, f"{tmp_path} is a folder"),
+        ({"DATABASE_URL": f"sqlite:///{not_sqlite}"}, f"{not_sqlite} is not a SQLite database"),
+        ({"TURN_REMINDER_HOURS": "-1"}, "TURN_REMINDER_HOURS='-1' is not a number of hours"),
+        ({"TURN_REMINDER_HOURS": "soon"}, "TURN_REMINDER_HOURS='soon' is not a number of hours"),
+        ({"TURN_REMINDER_HOURS": "nan"}, "TURN_REMINDER_HOURS='nan' is not a number of hours"),
+        ({"DISCORD_GUILD_IDS": "12,abc"}, "DISCORD_GUILD_IDS: 'abc' is not a server id"),
+        ({"DISCORD_GUILD_IDS": "-5"}, "DISCORD_GUILD_IDS: '-5' is not a server id"),
+        ({"LOG_LEVEL": "loud"}, "LOG_LEVEL='LOUD' is not one of"),
+    ]
+    if sys.platform == "linux" and Path("/sys/kernel").is_dir():
+        # sysfs refuses new files even to root: a read-only folder that works as any user.
+        cases.append(
+            (
+                {"DATABASE_URL": "sqlite:////sys/caravanserai-test.db"},
+                "cannot create /sys/caravanserai-test.db:",
+            )
+        )
+    return cases
+
+
+def test_bad_configurations_exit_2_with_one_line_before_contacting_discord(
+    tmp_path: Path, sentinel: socket.socket
+) -> None:
+    port = sentinel.getsockname()[1]
+    cases = bad_settings(tmp_path)
+    started = time.monotonic()
+    for settings, expected in cases:
+        env = {
+            **clean_environ(),
+            **NO_DOTENV,
+            "DISCORD_TOKEN": "a-token",
+            "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+            "DATABASE_URL": "sqlite://",
+            **settings,
+        }
+        result = run_bot(env, cwd=tmp_path)
+        assert result.returncode == 2, (settings, result.stderr)
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and expected in lines[0], (settings, result.stderr)
+        assert "secret" not in result.stderr  # a URL's password is never echoed
+        assert_no_noise(result.stdout, result.stderr)
+        assert not contacted(sentinel), settings
+    assert set(os.listdir(tmp_path)) == {"a-file", "notes.db"}  # the checks left nothing
+    print(f"{len(cases)} bad configurations in {time.monotonic() - started:.1f}s")
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into read-only folders")
+def test_read_only_folder_is_named(tmp_path: Path, sentinel: socket.socket) -> None:
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        env = {
+            **clean_environ(),
+            **NO_DOTENV,
+            "DISCORD_TOKEN": "a-token",
+            "DISCORD_API_BASE": f"http://127.0.0.1:{sentinel.getsockname()[1]}/api/v10",
+            "DATABASE_URL": f"sqlite:///{folder}/games/caravanserai.db",
+        }
+        result = run_bot(env, cwd=tmp_path)
+    finally:
+        folder.chmod(0o755)
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        f"DATABASE_URL: cannot create the folder {folder}/games for "
+        f"{folder}/games/caravanserai.db: Permission denied"
+    )
+    assert not contacted(sentinel)
+    assert os.listdir(folder) == []
+
+
+# --------------------------------------------------------------------------- Discord unreachable
+
+
+def test_unreachable_discord_is_one_clear_line(tmp_path: Path) -> None:
+    port = closed_port()
+    env = {
+        **clean_environ(),
+        **NO_DOTENV,
+        "DISCORD_TOKEN": "a-token",
+        "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'data' / 'games.db'}",
+    }
+    result = run_bot(env, cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    message = (
+        f"Cannot reach Discord at http://127.0.0.1:{port}/api/v10: connection refused;"
+        " check the network"
+    )
+    assert [line for line in result.stderr.splitlines() if "Discord" in line][-1] == message
+    assert result.stderr.count("Cannot reach") == 1
+    assert "voice will NOT be supported" not in result.stderr
+    assert "audioop" not in result.stderr
+    assert_no_noise(result.stdout, result.stderr)
+    assert not (tmp_path / "data").exists()  # nothing created for a bot that never ran
+
+
+async def test_rejected_token_exits_2_with_advice(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        env = {
+            **clean_environ(),
+            **NO_DOTENV,
+            **fake.bot_env(),
+            "DISCORD_TOKEN": "not-the-token",
+            "DATABASE_URL": "sqlite://",
+        }
+        result = await asyncio.to_thread(run_bot, env, tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("Discord refused DISCORD_TOKEN.")
+    assert "Reset Token" in result.stderr
+    assert_no_noise(result.stdout, result.stderr)
+
+
+# --------------------------------------------------------------------------- .env
+
+
+def test_dotenv_next_to_the_project_from_another_folder(tmp_path: Path) -> None:
+    """A copy of the bot package in a project of its own; the repository is not touched."""
+    project = tmp_path / "project"
+    shutil.copytree(ROOT / "bot", project / "bot", ignore=shutil.ignore_patterns("__pycache__"))
+    (project / "README.md").write_text("# a project\n")
+    port = closed_port()
+    (project / ".env").write_text(
+        "DISCORD_TOKEN=from-dotenv\n"
+        f"DISCORD_API_BASE=http://127.0.0.1:{port}/api/v10\n"
+        "DATABASE_URL=sqlite://\n"
+        "TURN_REMINDER_HOURS=-3\n"
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**clean_environ(), "PYTHONPATH": os.pathsep.join([str(project), str(ROOT)])}
+
+    refused = run_bot(env, cwd=elsewhere)  # .env's bad value: so .env was read
+    assert refused.returncode == 2, refused.stderr
+    assert refused.stderr.strip() == (
+        "TURN_REMINDER_HOURS='-3' is not a number of hours (0 or more; 0 = never remind)."
+    )
+
+    fixed = run_bot({**env, "TURN_REMINDER_HOURS": "1"}, cwd=elsewhere)  # the environment wins
+    assert fixed.returncode == 1, fixed.stderr
+    assert f"Cannot reach Discord at http://127.0.0.1:{port}/api/v10" in fixed.stderr
+    assert_no_noise(fixed.stdout, fixed.stderr)
+    assert sorted(os.listdir(elsewhere)) == []
+
+
+# --------------------------------------------------------------------------- running, stopping
+
+
+async def test_in_memory_database_starts_with_a_warning(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        owner = fake.add_user("owner")
+        guild = fake.add_guild("Caravan", owner)
+        bot = BotProcess(fake, tmp_path, guild.id, {**NO_DOTENV, "DATABASE_URL": "sqlite://"})
+        try:
+            await bot.start()
+            assert await bot.stop() == 0
+        finally:
+            bot.kill()
+    log = bot.log.read_text()
+    assert (
+        "WARNING bot: DATABASE_URL keeps games in memory: they will be lost when the bot stops."
+        in log
+    )
+    assert "Stopped cleanly" in log
+    assert_no_noise(log)
+
+
+async def test_twenty_stops_in_a_row_are_clean(tmp_path: Path) -> None:
+    """SIGINT and SIGTERM alternately, each right after the bot connected."""
+    async with FakeDiscord() as fake:
+        owner = fake.add_user("owner")
+        guild = fake.add_guild("Caravan", owner)
+        fake.add_channel(guild, "desert")
+        started = time.monotonic()
+        for run in range(20):
+            sig = signal.SIGINT if run % 2 == 0 else signal.SIGTERM
+            bot = BotProcess(fake, tmp_path, guild.id, NO_DOTENV)
+            bot.log = tmp_path / f"bot-{run}.log"
+            try:
+                await bot.start()
+                assert bot.process is not None
+                bot.process.send_signal(sig)
+                code = await asyncio.wait_for(bot.process.wait(), 20)
+            finally:
+                bot.kill()
+            log = bot.log.read_text()
+            assert code == 0, log
+            assert_no_noise(log)
+            assert f"Shutting down ({sig.name})" in log, log
+            assert log.rstrip().endswith("Stopped cleanly"), log
+            assert "voice will NOT be supported" not in log
+        elapsed = time.monotonic() - started
+    print(f"20 starts and stops in {elapsed:.1f}s")
+    assert elapsed < 120
+
+
+async def test_stop_while_commands_are_running(tmp_path: Path) -> None:
+    """Handlers still running at the signal are stopped before the database closes."""
+    async with FakeDiscord() as fake:
+        owner = fake.add_user("owner")
+        guild = fake.add_guild("Caravan", owner)
+        channels = [fake.add_channel(guild, f"table-{n}") for n in range(6)]
+        bot = BotProcess(fake, tmp_path, guild.id, NO_DOTENV)
+        for run, channel in enumerate(channels):
+            bot.log = tmp_path / f"busy-{run}.log"
+            try:
+                await bot.start()
+                assert bot.process is not None
+                command = asyncio.create_task(
+                    fake.slash(owner, channel, "game new", {"game": "desert", "bots": 2})
+                )
+                await asyncio.sleep(0.01 * run)  # somewhere inside the command
+                bot.process.send_signal(signal.SIGTERM if run % 2 else signal.SIGINT)
+                code = await asyncio.wait_for(bot.process.wait(), 20)
+                command.cancel()
+                await asyncio.gather(command, return_exceptions=True)
+            finally:
+                bot.kill()
+            log = bot.log.read_text()
+            assert code == 0, log
+            assert_no_noise(log)
+            assert "ERROR" not in log, log
