@@ -198,6 +198,8 @@ async def test_a_whole_game_over_discord(world: World) -> None:
     assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text  # losers included
     assert await world.bot.stop() == 0
     assert fake.unhandled == []
+    log = world.bot.log.read_text(errors="replace")
+    assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
 
 
 async def place_one_piece(world: World, player: Any) -> Any:
@@ -345,3 +347,31 @@ async def test_ai_turns_interrupted_by_a_crash_are_played_after_restart(
     assert message.interaction_id is None  # posted through the channel, not a token
     assert f"<@{alice.id}>" in message.content  # her turn again, pinged
     board_png(message)
+
+
+async def test_lobby_seats_and_a_confirmed_resignation(world: World) -> None:
+    """The creator removes a bot seat; resigning asks first, and only its button resigns."""
+    fake, alice, bob = world.fake, world.alice, world.bob
+    opened = await public(world, alice, "game new", {"game": "desert", "bots": 2})
+    world.channel = await thread_opened(world, opened)
+    await fake.wait_for_message(world.channel, lambda m: bool(m.custom_ids()), timeout=20)
+    await public(world, bob, "game join", locale="fr")
+    await refused(world, bob, "game remove", {"seat": "2"}, "Seul le créateur", locale="fr")
+    await refused(world, alice, "game remove", {"seat": "1"}, "not a bot")
+    removed = await public(world, alice, "game remove", {"seat": "2"})
+    assert "leaves the table" in removed.content and "Zahra" in removed.content
+    await public(world, alice, "game start")
+
+    asked = await fake.slash(bob, world.channel, "game resign", locale="fr")
+    question = await asked.final(timeout=20)
+    assert asked.ephemeral and "Abandonner" in question.content
+    button = next(c for c in question.custom_ids() if c.startswith("resign:"))
+    # Only Bob sees the question (ephemeral); nothing happened until he confirms.
+    with world.bot.database() as db:
+        assert db.execute("SELECT COUNT(*) FROM seats WHERE resigned = 1").fetchone()[0] == 0
+    confirmed = await fake.click(bob, question, button, locale="fr")
+    post = await confirmed.final(timeout=20)
+    assert not confirmed.ephemeral and "resigns" in post.content  # the game is English
+    with world.bot.database() as db:
+        assert db.execute("SELECT COUNT(*) FROM seats WHERE resigned = 1").fetchone()[0] == 1
+    assert "Traceback" not in world.bot.log.read_text(errors="replace")
