@@ -25,7 +25,8 @@ from bot import registry
 from bot.service import GameService, Session
 from bot.storage import open_storage
 from cogs.play import game_cog_class
-from games.core import GameSpec, bot_move, complete
+from cogs.suggest import move_choices
+from games.core import GameSpec, bot_move
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Alice", "Bob", "Chloé", "Driss", "Émile"]
@@ -129,13 +130,13 @@ async def bench_service(spec: GameSpec, moves: int) -> list[Figure]:
                 text = engine.format_move(move)
                 start = time.perf_counter()
                 loaded = await service.require_session(channel)
-                complete(engine, loaded.state, seat, text[:3])
+                move_choices(loaded, seat, "", "fr")  # words, hints and the bot's whole turn
                 complete_ms.append((time.perf_counter() - start) * 1000)
                 # Cold: the state is parsed from the database's JSON (after a restart).
                 service.forget_cached_states()
                 start = time.perf_counter()
                 loaded = await service.require_session(channel)
-                complete(engine, loaded.state, seat, text[:3])
+                move_choices(loaded, seat, text[:3], "fr")
                 cold_ms.append((time.perf_counter() - start) * 1000)
                 start = time.perf_counter()
                 report = await service.play(channel, user, text)
@@ -149,7 +150,10 @@ async def bench_service(spec: GameSpec, moves: int) -> list[Figure]:
         Figure("move handling (parse + apply + save), p50", f"{p50:.2f} ms", "—", True),
         Figure("move handling (parse + apply + save), p95", f"{p95:.2f} ms", "≤ 15 ms", p95 <= 15),
         Figure(
-            "autocomplete (load session + complete), p95", f"{ac95:.2f} ms", "≤ 20 ms", ac95 <= 20
+            "autocomplete as the cog answers it (load + suggestions), p95",
+            f"{ac95:.2f} ms",
+            "≤ 20 ms",
+            ac95 <= 20,
         ),
         Figure(
             "autocomplete, state parsed from JSON (cold), p95",

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot import i18n
+from bot.app import send_ephemeral
 from bot.errors import UserError, refusal
 from bot.service import GameService, Session
 from cogs.lobby_text import lobby_lines, seat_lines
@@ -41,13 +42,7 @@ async def guard(interaction: discord.Interaction, action: Awaitable[None]) -> No
             data = cast("dict[str, Any]", interaction.data or {})
             log.exception("Component %s failed", data.get("custom_id"))
             text = i18n.t(interaction.locale, "error.unexpected")
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("Could not deliver a refusal for a component")
+        await send_ephemeral(interaction, text)
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
