@@ -244,7 +244,7 @@ def test_board_words_come_from_the_catalogue() -> None:
     fr = score_panel(view, NAMES[:3], "fr")
     assert fr.rows[0].name == catalogue.text("fr", "desert.board.supply") == "Réserve"
     titles = [c.title for c in fr.columns if isinstance(c.title, str)]
-    assert titles == ["Eau", "Oasis", "Zones", "Total"]
+    assert titles == ["Eau", "Oasis", "Surfaces", "Total"]
     assert fr.status == catalogue.text("fr", "desert.board.camels", {"turn": view.turn + 1})
 
 
@@ -253,7 +253,7 @@ def test_final_breakdown_titles_and_winners() -> None:
     assert view.outcome is not None
     panel = score_panel(view, NAMES[:3], "fr")
     titles = [c.title for c in panel.columns if isinstance(c.title, str)]
-    assert titles == ["Eau", "Oasis", "Zones", "Caravanes", "Total"]
+    assert titles == ["Eau", "Oasis", "Surfaces", "Caravanes", "Total"]
     assert panel.winners == view.outcome.winners and panel.acting == ()
     assert panel.status.startswith("Partie terminée · après")
 
