@@ -2,8 +2,18 @@
 
 Exit codes: 0 stopped by SIGINT/SIGTERM (at any moment); 1 a failure worth retrying (Discord
 unreachable, an unexpected error); 2 a configuration the bot cannot work with
-(a bad setting or database path, a token Discord refuses) — one line on
-stderr, without a traceback, and before anything is sent to Discord.
+(a bad setting or database path, a damaged database, a token Discord refuses)
+— one line on stderr, without a traceback, and before anything is sent to
+Discord (but for the token, which only Discord can judge).
+
+``python -m bot backup PATH [--force]`` copies the database instead (see
+:mod:`bot.backup`): one line with the copy's path and size, exit 0; or one
+line saying why not, exit 2.
+
+The bot token never reaches the log (every line is scrubbed of it, and of
+interaction tokens in webhook URLs), and with ``LOG_LEVEL=DEBUG`` discord.py's
+gateway payloads and HTTP request logs stay off unless
+``DISCORD_DEBUG_PAYLOADS=1``: they carry interaction tokens.
 
 Shutdown is one sequence in one task, whatever the signal: stop the client
 (gateway and HTTP closed, cogs unloaded, running handlers cancelled), close
@@ -32,12 +42,15 @@ if __name__ == "__main__":
 import asyncio
 import logging
 import os
+import re
 import socket
 import sys
 import warnings
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from bot.config import Config, ConfigError, check_database, load_config
+from bot.config import Config, ConfigError, check_database, load_config, load_database_url
+from bot.storage import DatabaseCorrupt, StorageBusy, StorageError, check_integrity, sqlite_path
 from bot.storage.sqlite import MEMORY
 
 if TYPE_CHECKING:
@@ -51,9 +64,18 @@ TOKEN_REFUSED = (
 )
 # How long the client task and the leftover tasks get to end once asked to.
 STOP_TIMEOUT = 10.0
+USAGE = "usage: python -m bot [backup PATH [--force]]"
+# Loggers whose DEBUG lines carry payloads. discord.py's: gateway events (interactions
+# and their tokens), REST requests and webhook calls (interaction tokens in the URL);
+# aiosqlite's: every SQL statement with its values (players' hidden game state).
+PAYLOAD_LOGGERS = ("discord.gateway", "discord.http", "discord.webhook", "aiosqlite")
+MIN_SECRET_LENGTH = 6
 
 
-def main() -> None:
+def main(argv: Sequence[str] | None = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args:
+        sys.exit(command(args))
     # Before discord.py is imported: its (voice-only) audioop import warns on Python 3.11+.
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
     try:
@@ -62,6 +84,12 @@ def main() -> None:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         sys.exit(2)
+    try:
+        # Before Discord hears of us: a damaged database is worth one clear line.
+        check_integrity(database)
+    except StorageError as exc:
+        print(exc, file=sys.stderr)
+        sys.exit(1 if isinstance(exc, StorageBusy) else 2)
     try:
         code = asyncio.run(run(config, database))
     except KeyboardInterrupt:  # a SIGINT after the loop gave its handlers back: stopped anyway
@@ -75,7 +103,15 @@ async def run(config: Config, database: str) -> int:
 
     from bot.app import Caravanserai, point_at_api
 
-    configure_logging(config.log_level)
+    configure_logging(
+        config.log_level, debug_payloads=config.debug_payloads, secrets=(config.token,)
+    )
+    if config.debug_payloads:
+        log.warning(
+            "DISCORD_DEBUG_PAYLOADS=1: with LOG_LEVEL=DEBUG, Discord payloads and requests are"
+            " logged, with the interaction tokens they carry (and every SQL statement with its"
+            " values); unset it once done debugging"
+        )
     if database == MEMORY:
         log.warning(
             "DATABASE_URL keeps games in memory: they will be lost when the bot stops. "
@@ -115,6 +151,9 @@ async def run(config: Config, database: str) -> int:
         return 0
     if isinstance(error, discord.LoginFailure):
         print(TOKEN_REFUSED, file=sys.stderr)
+        return 2
+    if isinstance(error, DatabaseCorrupt):  # damaged since the check in main()
+        print(error, file=sys.stderr)
         return 2
     where = discord.http.Route.BASE
     if isinstance(error, discord.DiscordServerError):
@@ -177,6 +216,80 @@ def unreachable_reason(error: BaseException) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------------- backup
+
+
+def command(args: list[str]) -> int:
+    """``python -m bot <command> …``; returns the exit code."""
+    name, rest = args[0], args[1:]
+    if name in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    if name != "backup":
+        print(f"unknown command {name!r}; {USAGE}", file=sys.stderr)
+        return 2
+    force = "--force" in rest
+    paths = [a for a in rest if a != "--force"]
+    if any(a in ("-h", "--help") for a in paths):
+        print(
+            f"{USAGE}\nCopies the database DATABASE_URL names to PATH, safely while the bot"
+            " runs; --force overwrites an existing PATH."
+        )
+        return 0
+    if len(paths) != 1 or paths[0].startswith("-"):
+        print(f"backup needs one PATH (and maybe --force); {USAGE}", file=sys.stderr)
+        return 2
+    return backup_command(paths[0], force)
+
+
+def backup_command(target: str, force: bool) -> int:
+    from bot.backup import BackupError, backup_database, human_size
+
+    # Ctrl-C or SIGTERM stops the copy with its scratch file removed, and says so.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        made = backup_database(sqlite_path(load_database_url()), target, force=force)
+    except (ConfigError, BackupError) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except ValueError as exc:  # sqlite_path: already refused by load_database_url
+        print(f"DATABASE_URL: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"Backup interrupted; {target} was not written", file=sys.stderr)
+        return 130
+    print(f"Backed up {made.source} to {made.target}: {human_size(made.size)}")
+    return 0
+
+
+# --------------------------------------------------------------------------- logging
+
+
+class RedactingFormatter(logging.Formatter):
+    """Scrubs secrets from every formatted line, tracebacks included.
+
+    The bot token (wherever it might turn up) and interaction tokens in
+    webhook and interaction-callback URLs (discord.py's rate-limit warnings
+    name the URL) become ``[redacted]``.
+    """
+
+    URL_TOKEN = re.compile(r"(/(?:webhooks|interactions)/\d+/)[^/\s?#'\"]+")
+
+    def __init__(self, fmt: str, secrets: Iterable[str] = ()) -> None:
+        super().__init__(fmt)
+        # A secret of a few letters (a test's "x") would scrub every word holding them.
+        self.secrets = tuple(s for s in secrets if len(s) >= MIN_SECRET_LENGTH)
+
+    def format(self, record: logging.LogRecord) -> str:
+        return self.redact(super().format(record))
+
+    def redact(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, "[redacted]")
+        return self.URL_TOKEN.sub(r"\1[redacted]", text)
+
+
 class _NoVoiceWarnings(logging.Filter):
     """discord.py warns that voice needs PyNaCl/davey; the bot never uses voice."""
 
@@ -184,12 +297,18 @@ class _NoVoiceWarnings(logging.Filter):
         return "voice will NOT be supported" not in record.getMessage()
 
 
-def configure_logging(level: str) -> None:
-    logging.basicConfig(
-        level=level,
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+def configure_logging(
+    level: str, *, debug_payloads: bool = False, secrets: Iterable[str] = ()
+) -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(
+        RedactingFormatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", secrets)
     )
+    logging.basicConfig(level=level, handlers=[handler])
     logging.getLogger("discord.client").addFilter(_NoVoiceWarnings())
+    if logging.getLevelName(level) == logging.DEBUG and not debug_payloads:
+        for name in PAYLOAD_LOGGERS:
+            logging.getLogger(name).setLevel(logging.INFO)
 
 
 if __name__ == "__main__":

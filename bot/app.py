@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import math
 from typing import Any
 
 import discord
@@ -16,14 +17,14 @@ from discord.ext import commands
 from bot import i18n, registry
 from bot.config import Config
 from bot.errors import refusal
-from bot.service import GameService
+from bot.service import GameService, Limits
 from bot.storage import Storage, open_storage
 from bot.translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 
 # The platform's own cogs; each registered game adds its own extension.
-PLATFORM_EXTENSIONS = ("cogs.lobby", "cogs.background", "cogs.leaderboard")
+PLATFORM_EXTENSIONS = ("cogs.lobby", "cogs.background", "cogs.leaderboard", "cogs.help")
 
 
 def extensions() -> tuple[str, ...]:
@@ -47,7 +48,9 @@ class Tree(app_commands.CommandTree["Caravanserai"]):
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         locale = interaction.locale
         text = refusal(locale, cause)
-        if text is None and isinstance(cause, app_commands.CheckFailure):
+        if text is None and isinstance(cause, app_commands.CommandOnCooldown):
+            text = i18n.t(locale, "error.cooldown", seconds=math.ceil(cause.retry_after))
+        elif text is None and isinstance(cause, app_commands.CheckFailure):
             text = i18n.t(locale, "error.not_allowed")
         elif text is None:
             log.error(
@@ -111,7 +114,12 @@ class Caravanserai(commands.Bot):
     async def setup_hook(self) -> None:
         await self.load_commands()
         self._storage = await open_storage(self.config.database_url)
-        self._service = GameService(self._storage)
+        limits = Limits(
+            lobbies=self.config.max_lobbies,
+            games=self.config.max_games,
+            lobby_hours=self.config.lobby_expiry_hours,
+        )
+        self._service = GameService(self._storage, limits=limits)
         await self.sync_commands_if_changed()
 
     async def load_commands(self) -> None:

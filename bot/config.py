@@ -6,7 +6,7 @@ import math
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.storage import DEFAULT_DATABASE_URL, check_database_url, sqlite_path
@@ -36,16 +36,25 @@ class ConfigError(Exception):
 
 @dataclass(frozen=True)
 class Config:
-    token: str
+    # Never in a repr (logs, tracebacks, debuggers): whoever has it controls the bot.
+    token: str = field(repr=False)
     database_url: str = DEFAULT_DATABASE_URL
     guild_ids: tuple[int, ...] = ()
     log_level: str = "INFO"
     api_base: str | None = None
     gateway_url: str | None = None
     reminder_hours: float = 24.0
+    # No squatting, per user and server: open lobbies of one's own, tables sat at,
+    # and hours after which an untouched lobby closes (0 = never).
+    max_lobbies: int = 2
+    max_games: int = 10
+    lobby_expiry_hours: float = 48.0
     # Game packages beyond bot/registry.py's list (module paths), e.g. a game
     # developed out of tree or the test-only game "tests.nim".
     extra_games: tuple[str, ...] = ()
+    # Let LOG_LEVEL=DEBUG show discord.py's gateway payloads and HTTP requests,
+    # which carry the interaction tokens (answer-as-the-bot for 15 minutes).
+    debug_payloads: bool = False
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -94,25 +103,11 @@ def load_config(environ: Mapping[str, str] | None = None, dotenv: Path | None = 
     Checks what can be checked without touching anything (see :func:`check_database`
     for the database file itself).
     """
-    environ = os.environ if environ is None else environ
-    if dotenv is None:
-        chosen = environ.get(ENV_FILE_VARIABLE, "").strip()
-        dotenv = Path(chosen).expanduser() if chosen else default_dotenv()
-        if chosen and not dotenv.exists():
-            raise ConfigError(
-                f"{ENV_FILE_VARIABLE}={chosen!r}: no such file (use {os.devnull} for none)"
-            )
-    env = read_dotenv(dotenv)
-    env.update({k: v for k, v in environ.items() if v})
-
+    env = read_settings(environ, dotenv)
     token = env.get("DISCORD_TOKEN", "").strip()
     if not token:
         raise ConfigError(MISSING_TOKEN_HELP)
-    database_url = env.get("DATABASE_URL", DEFAULT_DATABASE_URL).strip()
-    try:
-        sqlite_path(database_url)
-    except ValueError as exc:
-        raise ConfigError(f"DATABASE_URL: {exc}") from exc
+    database_url = _database_url(env)
     level = env.get("LOG_LEVEL", "INFO").strip().upper()
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL={level!r} is not one of DEBUG, INFO, WARNING, ERROR.")
@@ -124,8 +119,44 @@ def load_config(environ: Mapping[str, str] | None = None, dotenv: Path | None = 
         api_base=_url(env, "DISCORD_API_BASE", ("http://", "https://")),
         gateway_url=_url(env, "DISCORD_GATEWAY_URL", ("ws://", "wss://")),
         reminder_hours=_hours(env.get("TURN_REMINDER_HOURS", "24")),
+        max_lobbies=_count(env, "MAX_LOBBIES_PER_USER", 2),
+        max_games=_count(env, "MAX_GAMES_PER_USER", 10),
+        lobby_expiry_hours=_hours(env.get("LOBBY_EXPIRY_HOURS", "48"), "LOBBY_EXPIRY_HOURS"),
         extra_games=tuple(m.strip() for m in env.get("EXTRA_GAMES", "").split(",") if m.strip()),
+        debug_payloads=_flag(env, "DISCORD_DEBUG_PAYLOADS"),
     )
+
+
+def load_database_url(environ: Mapping[str, str] | None = None, dotenv: Path | None = None) -> str:
+    """DATABASE_URL alone, from the same places as :func:`load_config`; no token needed
+    (``python -m bot backup``)."""
+    return _database_url(read_settings(environ, dotenv))
+
+
+def read_settings(
+    environ: Mapping[str, str] | None = None, dotenv: Path | None = None
+) -> dict[str, str]:
+    """``.env`` overlaid with the (non-empty) environment variables."""
+    environ = os.environ if environ is None else environ
+    if dotenv is None:
+        chosen = environ.get(ENV_FILE_VARIABLE, "").strip()
+        dotenv = Path(chosen).expanduser() if chosen else default_dotenv()
+        if chosen and not dotenv.exists():
+            raise ConfigError(
+                f"{ENV_FILE_VARIABLE}={chosen!r}: no such file (use {os.devnull} for none)"
+            )
+    env = read_dotenv(dotenv)
+    env.update({k: v for k, v in environ.items() if v})
+    return env
+
+
+def _database_url(env: Mapping[str, str]) -> str:
+    database_url = env.get("DATABASE_URL", DEFAULT_DATABASE_URL).strip()
+    try:
+        sqlite_path(database_url)
+    except ValueError as exc:
+        raise ConfigError(f"DATABASE_URL: {exc}") from exc
+    return database_url
 
 
 def check_database(config: Config) -> str:
@@ -153,17 +184,34 @@ def _guild_ids(value: str) -> tuple[int, ...]:
     return tuple(ids)
 
 
-def _hours(value: str) -> float:
+def _hours(value: str, name: str = "TURN_REMINDER_HOURS") -> float:
     try:
         hours = float(value)
     except ValueError:
         hours = math.nan
     if not math.isfinite(hours) or hours < 0:
+        never = "never remind" if name == "TURN_REMINDER_HOURS" else "never"
         raise ConfigError(
-            f"TURN_REMINDER_HOURS={value.strip()!r} is not a number of hours"
-            " (0 or more; 0 = never remind)."
+            f"{name}={value.strip()!r} is not a number of hours (0 or more; 0 = {never})."
         )
     return hours
+
+
+def _count(env: Mapping[str, str], name: str, default: int) -> int:
+    """A positive whole number setting."""
+    value = env.get(name, str(default)).strip()
+    if not value.isdigit() or int(value) < 1:
+        raise ConfigError(f"{name}={value!r} must be a whole number, 1 or more.")
+    return int(value)
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    value = env.get(name, "").strip()
+    if value.lower() in ("", "0", "false", "no", "off"):
+        return False
+    if value.lower() in ("1", "true", "yes", "on"):
+        return True
+    raise ConfigError(f"{name}={value!r} is not 1 or 0 (on or off).")
 
 
 def _url(env: Mapping[str, str], name: str, schemes: tuple[str, ...]) -> str | None:

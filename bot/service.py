@@ -7,16 +7,18 @@ Everything game-specific comes from the registered :class:`GameSpec`\\ s.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
 from bot import registry
 from bot.errors import UserError
+from bot.names import clean_name, md
 from bot.storage import ChannelBusy as StorageChannelBusy
 from bot.storage import (
     GameRecord,
@@ -45,15 +47,23 @@ log = logging.getLogger(__name__)
 BOT_NAMES = ("Zahra", "Idris", "Layla", "Tariq", "Amina", "Yusuf")
 MAX_NOTATION = 200  # longer text is never a move; refuse before parsing
 RECHECKS = 5  # a move re-checked after other seats moved first, at most this often
+PAGE = 100  # games read at a time by background jobs
 
 
 @dataclass(frozen=True)
 class Session:
-    """A game record with its engine state loaded."""
+    """A game record with its engine state loaded.
+
+    ``broken`` says why a stored game cannot be loaded (a damaged row, a state
+    from an incompatible version, a game this bot no longer hosts): such a
+    game shows that in /game status and can be cancelled from its record, so
+    it never locks its channel; everything that needs the engine refuses.
+    """
 
     record: GameRecord
-    spec: GameSpec
+    found: GameSpec | None
     state: Any | None = None
+    broken: str = ""
 
     @property
     def id(self) -> int:
@@ -61,7 +71,13 @@ class Session:
 
     @property
     def key(self) -> str:
-        return self.spec.key
+        return self.record.kind
+
+    @property
+    def spec(self) -> GameSpec:
+        if self.found is None or self.broken:
+            raise UserError("game.broken", id=self.id)
+        return self.found
 
     @property
     def lang(self) -> str:
@@ -74,7 +90,12 @@ class Session:
 
     @property
     def names(self) -> list[str]:
+        """Display names as stored (cleaned when they sat down): for images and labels."""
         return [seat.name for seat in self.record.seats]
+
+    def shown(self, seat: Seat) -> str:
+        """A seat's name escaped for a Discord message (no Markdown, links or pings)."""
+        return md(self.record.seats[seat].name)
 
     def seat_of(self, user_id: int) -> Seat | None:
         for seat in self.record.seats:
@@ -92,19 +113,19 @@ class Session:
 
     @property
     def decisions(self) -> tuple[Decision, ...]:
-        if self.state is None or self.record.status != "active":
+        if self.state is None or self.broken or self.record.status != "active":
             return ()
         return tuple(self.engine.decisions(self.state))
 
     @property
     def to_act(self) -> tuple[Seat, ...]:
-        if self.state is None or self.record.status != "active":
+        if self.state is None or self.broken or self.record.status != "active":
             return ()
         return tuple(self.engine.to_act(self.state))
 
     @property
     def outcome(self) -> Outcome | None:
-        if self.state is None:
+        if self.state is None or self.broken:
             return None
         result: Outcome | None = self.engine.outcome(self.state)
         return result
@@ -141,6 +162,8 @@ class MoveReport:
     # False while the player still acts in the same turn (a first camel):
     # such a step is answered privately; the turn's post comes at its end.
     turn_over: bool = True
+    # Ended by resignations before a whole round: cancelled, it counts for nobody.
+    void: bool = False
 
     def private_events(self) -> dict[Seat, tuple[Event, ...]]:
         """Per seat, the events only it may read, in order."""
@@ -150,6 +173,22 @@ class MoveReport:
                 if event.to is not None:
                     found.setdefault(event.to, []).append(event)
         return {seat: tuple(events) for seat, events in found.items()}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per user and server (no squatting); set from the configuration."""
+
+    lobbies: int = 2  # open lobbies one has created
+    games: int = 10  # lobbies and running games one sits in
+    lobby_hours: float = 48.0  # a lobby untouched this long closes (0 = never)
+
+
+@dataclass(frozen=True)
+class CancelVote:
+    session: Session
+    cancelled: bool
+    waiting: tuple[str, ...]  # names of the players who have not agreed yet
 
 
 @dataclass(frozen=True)
@@ -210,10 +249,17 @@ class _Saved:
 
 
 class GameService:
-    def __init__(self, storage: Storage, games: Mapping[str, GameSpec] | None = None) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        games: Mapping[str, GameSpec] | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         self.storage = storage
         self.games = games if games is not None else registry.specs()
+        self.limits = limits or Limits()
         self._decode = lru_cache(maxsize=64)(self._decode_uncached)
+        self._votes = asyncio.Lock()
 
     # ------------------------------------------------------------------ loading
 
@@ -231,10 +277,19 @@ class GameService:
         return spec
 
     def _session(self, record: GameRecord) -> Session:
-        spec = self.spec(record.kind)
-        state = None
-        if record.state is not None:
+        """The record with its state loaded; never raises: a game that cannot be
+        loaded comes back ``broken`` (and is logged) instead of locking anything."""
+        spec = self.games.get(record.kind)
+        if spec is None:
+            log.error("Game %s is of kind %r, which this bot does not host", record.id, record.kind)
+            return Session(record, None, None, broken="unknown_kind")
+        if record.state is None:
+            return Session(record, spec)
+        try:
             state = self._decode(_Saved(record.kind, record.id, record.version, record.state))
+        except Exception:
+            log.exception("Game %s (version %s) cannot be loaded", record.id, record.version)
+            return Session(record, spec, None, broken="unreadable")
         return Session(record, spec, state)
 
     async def session_in(self, channel_id: int) -> Session | None:
@@ -302,9 +357,17 @@ class GameService:
     ) -> Session:
         spec = self.spec(kind_key)
         chosen = self.check_new(kind_key, bots, options)
+        await self._check_caps(guild_id, user_id, creating=True)
         try:
             record = await self.storage.create_game(
-                spec.key, guild_id, channel_id, user_id, name, chosen, secrets.randbits(62), lang
+                spec.key,
+                guild_id,
+                channel_id,
+                user_id,
+                clean_name(name),
+                chosen,
+                secrets.randbits(62),
+                lang,
             )
         except StorageChannelBusy as exc:
             raise UserError("lobby.channel_busy") from exc
@@ -324,6 +387,19 @@ class GameService:
             raise UserError("lobby.bad_bot_count", max=engine.max_players - 1)
         return resolve_options(engine.options, options)  # InvalidOption: nothing stored
 
+    async def _check_caps(self, guild_id: int, user_id: int, *, creating: bool) -> None:
+        """No squatting: a few open lobbies of one's own, a bounded number of games."""
+        mine = [
+            g
+            for g in await self.storage.open_games_of(guild_id, user_id)
+            if not any(s.user_id == user_id and s.resigned for s in g.seats)
+        ]
+        created = [g for g in mine if g.status == "lobby" and g.creator_id == user_id]
+        if creating and len(created) >= self.limits.lobbies:
+            raise UserError("lobby.too_many_lobbies", max=self.limits.lobbies)
+        if len(mine) >= self.limits.games:
+            raise UserError("lobby.too_many_games", max=self.limits.games)
+
     async def threads_enabled(self, guild_id: int) -> bool:
         """Whether this server plays each game in its own thread (the default)."""
         return await self.storage.get_meta(f"threads:{guild_id}") != "off"
@@ -340,8 +416,9 @@ class GameService:
             raise UserError("lobby.already_joined")
         if len(record.seats) >= session.engine.max_players:
             raise UserError("lobby.full", max=session.engine.max_players)
+        await self._check_caps(record.guild_id, user_id, creating=False)
         record = await self._guard(
-            self.storage.add_seat(record.id, record.version, user_id, name, False)
+            self.storage.add_seat(record.id, record.version, user_id, clean_name(name), False)
         )
         return self._session(record)
 
@@ -380,15 +457,68 @@ class GameService:
         return MoveReport(session, self._session(record), ())
 
     async def cancel(self, channel_id: int, user_id: int, is_admin: bool) -> Session:
+        """Cancel from the record alone (a broken game too). A lobby: its creator
+        or Manage Server; a running game: Manage Server (the players agree by
+        vote instead, see :meth:`vote_cancel`)."""
         session = await self.require_session(channel_id)
-        if user_id != session.record.creator_id and not is_admin:
+        creator = user_id == session.record.creator_id
+        if is_admin or (creator and (session.record.status == "lobby" or session.broken)):
+            pass
+        elif session.record.status == "active" and session.seat_of(user_id) is not None:
+            raise UserError("game.cancel_needs_vote")
+        else:
             raise UserError("game.cancel_forbidden")
         record = await self._guard(self.storage.cancel_game(session.id, session.record.version))
         return self._session(record)
 
+    async def cancel_by_id(self, guild_id: int, game_id: int, is_moderator: bool) -> Session:
+        """A server moderator cancels any open game of the server, from anywhere."""
+        if not is_moderator:
+            raise UserError("game.cancel_forbidden")
+        record = await self.storage.get_game(game_id)
+        if (
+            record is None
+            or record.guild_id != guild_id
+            or record.status not in ("lobby", "active")
+        ):
+            raise UserError("game.no_such_game", id=game_id)
+        record = await self._guard(self.storage.cancel_game(record.id, record.version))
+        return self._session(record)
+
+    async def vote_cancel(self, channel_id: int, user_id: int, game_id: int) -> CancelVote:
+        """A player agrees to cancel the running game; when every human still in
+        agrees, it is cancelled (the creator alone cannot, nor can anyone else)."""
+        async with self._votes:  # one read-modify-write of the tally at a time
+            session = await self.require_session(channel_id)
+            if session.id != game_id or session.record.status != "active":
+                raise UserError("button.old_game")
+            seat = session.seat_of(user_id)
+            if seat is None or session.seat(seat).resigned:
+                raise UserError("game.not_a_player")
+            key = f"cancel_votes:{game_id}"
+            agreed = set(filter(None, (await self.storage.get_meta(key) or "").split(",")))
+            agreed.add(str(user_id))
+            needed = {
+                str(s.user_id)
+                for s in session.record.seats
+                if s.user_id is not None and not s.is_bot and not s.resigned
+            }
+            if needed <= agreed:
+                record = await self._guard(
+                    self.storage.cancel_game(game_id, session.record.version)
+                )
+                return CancelVote(self._session(record), cancelled=True, waiting=())
+            await self.storage.set_meta(key, ",".join(sorted(agreed)))
+            waiting = tuple(
+                md(s.name) for s in session.record.seats if str(s.user_id) in needed - agreed
+            )
+            return CancelVote(session, cancelled=False, waiting=waiting)
+
     # ------------------------------------------------------------------ play
 
     def _playing_seat(self, session: Session, user_id: int) -> Seat:
+        if session.broken:
+            raise UserError("game.broken", id=session.id)
         if session.record.status == "lobby":
             raise UserError("game.not_started")
         seat = session.seat_of(user_id)
@@ -417,7 +547,7 @@ class GameService:
             if seen != session.record.version:
                 await self._refuse_if_moved_since(session, seat, seen)
             if seat not in session.to_act:
-                waiting = ", ".join(session.names[s] for s in session.to_act)
+                waiting = ", ".join(session.shown(s) for s in session.to_act)
                 raise UserError("game.not_your_turn", players=waiting)
             if not text:
                 raise UserError("move.empty")
@@ -464,28 +594,40 @@ class GameService:
             raise UserError("game.stale")
 
     async def resign(self, channel_id: int, user_id: int) -> MoveReport:
-        """The AI takes over the seat; the game ends when no real contest is left."""
-        session = await self.require_session(channel_id)
-        seat = self._playing_seat(session, user_id)
-        record = await self._guard(
-            self.storage.set_seat_resigned(
-                session.id, session.record.version, seat, session.engine.dump(session.state)
-            )
-        )
-        after = self._session(record)
-        still_in = [s for s in after.record.seats if not s.resigned]
-        humans_in = [s for s in still_in if not s.is_bot]
-        if len(still_in) <= 1 or not humans_in:
-            record = await self._guard(
-                self.storage.finish_game(
-                    after.id,
-                    after.record.version,
-                    after.engine.dump(after.state),
-                    result_rows(after.record.seats, None),
-                )
-            )
+        """The AI takes over the seat; the game ends when no real contest is left.
+
+        A game that ends so before every seat has played a whole round does not
+        count: it is cancelled, not won (no resignation farming). Resigning and
+        ending are one transaction: a move racing it lands before or is refused.
+        """
+        for _ in range(RECHECKS):
+            session = await self.require_session(channel_id)
+            try:
+                return await self._resign(session, self._playing_seat(session, user_id))
+            except StaleVersion:
+                continue  # someone moved meanwhile: resign on the new board
+        raise UserError("game.stale")
+
+    async def _resign(self, session: Session, seat: Seat) -> MoveReport:
+        seats = [replace(s, resigned=True) if s.seat == seat else s for s in session.record.seats]
+        still_in = [s for s in seats if not s.resigned]
+        ends = len(still_in) <= 1 or all(s.is_bot for s in still_in)
+        state = session.engine.dump(session.state)
+        storage, game, version = self.storage, session.id, session.record.version
+        if not ends:
+            record = await storage.resign_seat(game, version, seat, state)
+            return MoveReport(session, self._session(record), ())
+        if await self._whole_round_played(session):
+            results = result_rows(seats, None)
+            record = await storage.resign_seat(game, version, seat, state, results)
             return MoveReport(session, self._session(record), (), ended=True)
-        return MoveReport(session, after, ())
+        record = await storage.resign_seat(game, version, seat, state, cancel=True)
+        return MoveReport(session, self._session(record), (), ended=True, void=True)
+
+    async def _whole_round_played(self, session: Session) -> bool:
+        """Every seat has made at least one move: the game was a real contest."""
+        moved = {m.seat for m in await self.storage.moves(session.id)}
+        return len(moved) >= len(session.record.seats)
 
     async def advance(self, session: Session) -> MoveReport:
         """Let AI seats (bots, resigned players) play until a human must act.
@@ -499,26 +641,53 @@ class GameService:
 
     # ------------------------------------------------------------------ reminders
 
-    async def due_reminders(self, guild_id: int, now: datetime, after: timedelta) -> list[Session]:
+    async def all_games(self, statuses: tuple[str, ...] = ("active",)) -> AsyncIterator[GameRecord]:
+        """Every game with those statuses, of every server, page by page: a
+        background job sees them all, however many there are."""
+        after = 0
+        while page := await self.storage.active_games_after(after, PAGE, statuses):
+            for record in page:
+                yield record
+            after = page[-1].id
+
+    async def due_reminders(self, now: datetime, after: timedelta) -> AsyncIterator[Session]:
         """Active games where a human has been expected for ``after`` or longer.
 
         A game is due again ``after`` its last reminder, so a player away for
-        days gets one nudge per period, not one per check.
+        days gets one nudge per period, not one per check. One game that
+        cannot be read is logged and skipped, never stopping the others.
         """
-        due = []
-        for record in await self.storage.list_games(guild_id, ("active",), limit=100):
-            quiet_since = datetime.fromisoformat(record.updated_at)
-            last = await self.storage.get_meta(f"reminded:{record.id}")
-            if last is not None:
-                version, _, stamp = last.partition("@")
-                if int(version) == record.version:
-                    quiet_since = max(quiet_since, datetime.fromisoformat(stamp))
-            if now - quiet_since < after:
-                continue
-            session = self._session(record)
-            if any(True for _ in iter_mentions(session)):
-                due.append(session)
-        return due
+        async for record in self.all_games():
+            try:
+                quiet_since = datetime.fromisoformat(record.updated_at)
+                last = await self.storage.get_meta(f"reminded:{record.id}")
+                if last is not None:
+                    version, _, stamp = last.partition("@")
+                    if int(version) == record.version:
+                        quiet_since = max(quiet_since, datetime.fromisoformat(stamp))
+                if now - quiet_since < after:
+                    continue
+                session = self._session(record)
+                if any(True for _ in iter_mentions(session)):
+                    yield session
+            except Exception:
+                log.exception("Reminder check of game %s failed; skipped", record.id)
+
+    async def expire_idle_lobbies(self, now: datetime) -> list[Session]:
+        """Close lobbies nobody touched for ``limits.lobby_hours``."""
+        if self.limits.lobby_hours <= 0:
+            return []
+        before = (now - timedelta(hours=self.limits.lobby_hours)).isoformat()
+        closed = []
+        for record in await self.storage.idle_lobbies(before):
+            try:
+                record = await self.storage.cancel_game(record.id, record.version)
+                closed.append(self._session(record))
+            except StaleVersion:
+                continue  # someone joined just now: it is not idle
+            except Exception:
+                log.exception("Closing idle lobby %s failed; skipped", record.id)
+        return closed
 
     async def mark_reminded(self, session: Session, now: datetime) -> None:
         await self.storage.set_meta(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Protocol
 
 import discord
@@ -45,16 +47,42 @@ def seat_tags(session: Session) -> list[str | None]:
     return ["bot" if s.is_bot else "resigned" if s.resigned else None for s in session.record.seats]
 
 
-async def board_file(session: Session, viewer: Seat | None, locale: object) -> discord.File:
-    """Render off the event loop: Pillow work takes tens of milliseconds."""
-    png = await asyncio.to_thread(
-        renderer(session.key).board,
-        session.view(viewer),
-        session.names,
-        i18n.language(locale),
-        seat_tags(session),
+@dataclass(frozen=True)
+class _Board:
+    """One board to draw, equal and hashed by what decides the picture: the game
+    (its id and creation time), its version (every change bumps it), the viewer
+    and the language."""
+
+    game_id: int
+    created_at: str
+    version: int
+    viewer: Seat | None
+    lang: str
+    session: Session = field(compare=False, hash=False)
+
+
+@lru_cache(maxsize=128)
+def _png(board: _Board) -> bytes:
+    session = board.session
+    return renderer(session.key).board(
+        session.view(board.viewer), session.names, board.lang, seat_tags(session)
     )
+
+
+async def board_file(session: Session, viewer: Seat | None, locale: object) -> discord.File:
+    """Render off the event loop (Pillow takes tens of milliseconds); the same
+    board asked again (a turn post, /game board) comes from the cache."""
+    record = session.record
+    board = _Board(
+        session.id, record.created_at, record.version, viewer, i18n.language(locale), session
+    )
+    png = await asyncio.to_thread(_png, board)
     return discord.File(io.BytesIO(png), filename="board.png")
+
+
+def cached_boards() -> int:
+    """How many boards are cached (for tests and benchmarks)."""
+    return _png.cache_info().currsize
 
 
 async def hand_file(session: Session, seat: Seat, locale: object) -> discord.File | None:

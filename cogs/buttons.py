@@ -19,7 +19,7 @@ import discord
 from bot import i18n
 from bot.app import send_ephemeral
 from bot.errors import UserError, refusal
-from bot.service import GameService, Session
+from bot.service import CancelVote, GameService, Session
 from cogs.lobby_text import lobby_lines, seat_lines
 from cogs.replies import title
 from cogs.suggest import move_choices
@@ -174,7 +174,7 @@ async def offer_moves(interaction: discord.Interaction, session: Session) -> Non
     if session.ai_plays(seat):
         raise UserError("game.you_resigned")
     if seat not in session.to_act:
-        waiting = ", ".join(session.names[s] for s in session.to_act)
+        waiting = ", ".join(session.shown(s) for s in session.to_act)
         raise UserError("game.not_your_turn", players=waiting)
     choices = move_choices(session, seat, "", locale)
     view = discord.ui.View(timeout=None)
@@ -286,6 +286,8 @@ class ResignButton(
         service = service_of(interaction)
         report = await service.resign(interaction.channel_id, interaction.user.id)
         head = [i18n.t(report.after.lang, "game.resigned", user=interaction.user.mention)]
+        if report.void:
+            head.append(i18n.t(report.after.lang, "game.void", id=report.after.id))
         await flow.publish(interaction, service, report, head)
 
 
@@ -295,4 +297,56 @@ def resign_view(session: Session, user_id: int, locale: object) -> discord.ui.Vi
     return view
 
 
-DYNAMIC_ITEMS = (LobbyButton, MoveButton, MoveSelect, ResignButton)
+# --------------------------------------------------------------------------- cancel by vote
+
+
+class CancelVoteButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"cancelvote:(?P<game>\d+)"
+):
+    """ "I agree" under a proposal to cancel a running game: every human player must."""
+
+    def __init__(self, game_id: int, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or "agree",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"cancelvote:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> CancelVoteButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guard(interaction, self.act(interaction))
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        vote = await service_of(interaction).vote_cancel(
+            interaction.channel_id, interaction.user.id, self.game_id
+        )
+        await interaction.response.edit_message(
+            content=vote_text(vote, interaction.user.mention),
+            view=None if vote.cancelled else cancel_vote_view(vote.session),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+
+def vote_text(vote: CancelVote, who: str) -> str:
+    lang = vote.session.lang
+    if vote.cancelled:
+        return i18n.t(lang, "game.cancelled_by_vote", id=vote.session.id)
+    return i18n.t(lang, "game.cancel_vote", user=who, waiting=", ".join(vote.waiting))
+
+
+def cancel_vote_view(session: Session) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(CancelVoteButton(session.id, i18n.t(session.lang, "button.agree_cancel")))
+    return view
+
+
+DYNAMIC_ITEMS = (LobbyButton, MoveButton, MoveSelect, ResignButton, CancelVoteButton)

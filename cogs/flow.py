@@ -75,7 +75,9 @@ async def publish(
         ai = await service.advance(report.after)
         turns = (*report.turns, *ai.turns)
         lines = [*head, *turn_lines(ai.after, turns, locale)]
-        message = await game_message(ai.after, lines, locale, view=turn_view(ai.after))
+        # Seats acting at once: another move may have landed meanwhile; show the newest board.
+        now = await service.get(ai.after.id) or ai.after
+        message = await game_message(now, lines, locale, view=turn_view(now))
         await send_followup(interaction, message)
     except Exception:
         # The move is already saved: say so publicly (the followup of a public
@@ -99,14 +101,14 @@ async def tell_parent(client: discord.Client, before: Session, after: Session) -
         "thread": f"<#{record.channel_id}>",
     }
     if before.record.status == "lobby" and record.status != "lobby":
-        players = ", ".join(after.names)
+        players = ", ".join(after.shown(s) for s in range(len(after.names)))
         await post_in_parent(
             client,
             record.channel_id,
             i18n.translate(lang, "thread.started", {**where, "players": players}),
         )
     if before.record.status != "finished" and record.status == "finished":
-        winners = ", ".join(after.names[s.seat] for s in after.standings() if s.won)
+        winners = ", ".join(after.shown(s.seat) for s in after.standings() if s.won)
         await post_in_parent(
             client,
             record.channel_id,

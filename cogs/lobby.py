@@ -12,11 +12,12 @@ from discord.ext import commands
 
 from bot import i18n, registry
 from bot.errors import UserError
+from bot.names import clean_name, md
 from bot.service import GameService, Session
 from bot.translator import cmd
 from cogs import options as game_options
 from cogs.boards import board_file, hand_file
-from cogs.buttons import DYNAMIC_ITEMS, lobby_view, resign_view
+from cogs.buttons import DYNAMIC_ITEMS, cancel_vote_view, lobby_view, resign_view, vote_text
 from cogs.flow import publish
 from cogs.lobby_text import lobby_lines, seat_lines
 from cogs.replies import describe, final_summary, game_message, title, turn_lines
@@ -28,6 +29,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HISTORY_LINES = 15  # shown in the reply; the whole log is attached as a file
+RENDERS_PER_MINUTE = 6  # /game board and /game hand draw images: a user gets a few a minute
+
+
+def per_user(interaction: discord.Interaction) -> tuple[int | None, int]:
+    return (interaction.guild_id, interaction.user.id)
 
 
 def game_choices() -> list[app_commands.Choice[str]]:
@@ -130,7 +136,7 @@ class Lobby(commands.Cog):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         starter = await interaction.original_response()
-        thread = await open_thread(starter, f"{name} · {interaction.user.display_name}")
+        thread = await open_thread(starter, f"{name} · {clean_name(interaction.user.display_name)}")
         if thread is None:  # no right to open threads here: play in the channel
             session = await create(interaction.channel_id)
             await starter.edit(
@@ -206,7 +212,7 @@ class Lobby(commands.Cog):
         assert interaction.channel_id is not None
         lobby = await self.service.require_session(interaction.channel_id)
         number = seat_number(lobby, seat)
-        removed = lobby.names[number]
+        removed = lobby.shown(number)
         session = await self.service.remove_bot(interaction.channel_id, interaction.user.id, number)
         line = i18n.t(session.lang, "lobby.removed", name=removed)
         await announce(interaction, [line, *seat_lines(session, session.lang)], lobby_view(session))
@@ -264,10 +270,43 @@ class Lobby(commands.Cog):
             "Cancel the game in this channel (creator or admin)", "cmd.game.cancel.description"
         ),
     )
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
+    @app_commands.rename(game=cmd("game", "cmd.game.cancel.game.name"))
+    @app_commands.describe(
+        game=cmd(
+            "Moderators: the number of any game of this server", "cmd.game.cancel.game.description"
+        )
+    )
+    async def cancel(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """A lobby: its creator; a running game: Manage Server, or all its players by vote.
+        Moderators may name any game of the server by its number."""
+        assert interaction.channel_id is not None and interaction.guild_id is not None
         is_admin = bool(interaction.permissions.manage_guild)
-        session = await self.service.cancel(interaction.channel_id, interaction.user.id, is_admin)
+        if game is not None:
+            cancelled = await self.service.cancel_by_id(interaction.guild_id, game, is_admin)
+            line = i18n.t(
+                interaction.locale, "game.cancelled", id=game, user=interaction.user.mention
+            )
+            await interaction.response.send_message(line, ephemeral=True)
+            channel = self.bot.get_partial_messageable(cancelled.record.channel_id)
+            await channel.send(
+                i18n.t(cancelled.lang, "game.cancelled", id=game, user=interaction.user.mention),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            return
+        try:
+            session = await self.service.cancel(
+                interaction.channel_id, interaction.user.id, is_admin
+            )
+        except UserError as refusal:
+            if refusal.key != "game.cancel_needs_vote":
+                raise
+            running = await self.service.require_session(interaction.channel_id)
+            vote = await self.service.vote_cancel(
+                interaction.channel_id, interaction.user.id, running.id
+            )
+            view = None if vote.cancelled else cancel_vote_view(vote.session)
+            await announce(interaction, [vote_text(vote, interaction.user.mention)], view)
+            return
         user = interaction.user.mention
         await announce(
             interaction, [i18n.t(session.lang, "game.cancelled", id=session.id, user=user)]
@@ -317,6 +356,11 @@ class Lobby(commands.Cog):
         )
 
     def _status_head(self, session: Session, locale: object) -> list[str]:
+        if session.broken:
+            return [
+                i18n.t(locale, "game.broken_status", game=title(session, locale), id=session.id),
+                *seat_lines(session, locale),
+            ]
         status = i18n.t(locale, f"status.{session.record.status}")
         lines = [
             i18n.t(
@@ -348,6 +392,7 @@ class Lobby(commands.Cog):
             "Show the board as you may see it (only to you)", "cmd.game.board.description"
         ),
     )
+    @app_commands.checks.cooldown(RENDERS_PER_MINUTE, 60.0, key=per_user)
     async def board(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         session = await self.service.latest_in(interaction.channel_id)
@@ -371,6 +416,7 @@ class Lobby(commands.Cog):
         name=cmd("hand", "cmd.game.hand.name"),
         description=cmd("Your private information (only to you)", "cmd.game.hand.description"),
     )
+    @app_commands.checks.cooldown(RENDERS_PER_MINUTE, 60.0, key=per_user)
     async def hand(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         session = await self.service.latest_in(interaction.channel_id)
@@ -448,8 +494,13 @@ class Lobby(commands.Cog):
         description=cmd("Games of this server", "cmd.game.list.description"),
     )
     async def list_games(self, interaction: discord.Interaction) -> None:
+        """The server's open games in channels the caller can see (moderators: all)."""
         assert interaction.guild_id is not None
-        records = await self.bot.storage.list_games(interaction.guild_id, ("lobby", "active"))
+        records = [
+            r
+            for r in await self.bot.storage.list_games(interaction.guild_id, ("lobby", "active"))
+            if interaction.permissions.manage_guild or can_see(interaction, r.channel_id)
+        ]
         locale = interaction.locale
         if not records:
             text = i18n.t(locale, "list.empty")
@@ -458,7 +509,7 @@ class Lobby(commands.Cog):
             for record in records:
                 name = i18n.t(locale, f"{record.kind}.title")
                 status = i18n.t(locale, f"status.{record.status}")
-                players = ", ".join(seat.name for seat in record.seats)
+                players = ", ".join(md(seat.name) for seat in record.seats)
                 lines.append(
                     f"• <#{record.channel_id}> — {name} #{record.id} ({status}): {players}"
                 )
@@ -476,6 +527,15 @@ async def announce(
         await interaction.response.send_message(text, allowed_mentions=mentions)
     else:
         await interaction.response.send_message(text, view=view, allowed_mentions=mentions)
+
+
+def can_see(interaction: discord.Interaction, channel_id: int) -> bool:
+    """Whether the user may see that channel or thread (unknown ones: no)."""
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return False
+    channel = guild.get_channel_or_thread(channel_id)
+    return channel is not None and channel.permissions_for(member).view_channel
 
 
 def raise_not_started() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot import i18n
+from bot.names import md
 from bot.service import Session
 from cogs import options as game_options
 from cogs.replies import title
@@ -19,7 +20,7 @@ def seat_lines(session: Session, locale: object) -> list[str]:
         if seat.resigned:
             tags.append(i18n.t(locale, "lobby.tag.resigned"))
         suffix = f" ({', '.join(tags)})" if tags else ""
-        lines.append(f"{seat.seat + 1}. {seat.name}{suffix}")
+        lines.append(f"{seat.seat + 1}. {md(seat.name)}{suffix}")
     return lines
 
 

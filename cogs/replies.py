@@ -53,7 +53,7 @@ def turn_lines(session: Session, turns: Sequence[Turn], locale: object) -> list[
     for turn in turns:
         own = [describe(e, locale) for e in turn.public_events() if e.seat is not None]
         if own:
-            lines.append(f"**{session.names[turn.seat]}**: {' · '.join(own)}")
+            lines.append(f"**{session.shown(turn.seat)}**: {' · '.join(own)}")
         lines.extend(describe(e, locale) for e in turn.public_events() if e.seat is None)
     return lines
 
@@ -63,7 +63,7 @@ def who(session: Session, seat: Seat) -> str:
     record = session.seat(seat)
     if record.user_id and not session.ai_plays(seat):
         return f"<@{record.user_id}>"
-    return record.name
+    return session.shown(seat)
 
 
 def next_lines(session: Session, locale: object) -> list[str]:
@@ -95,7 +95,7 @@ def final_summary(session: Session, locale: object) -> str:
     for standing in table:
         seat = standing.seat
         medal = "🏆" if standing.won else f"{standing.rank}."
-        name = session.names[seat]
+        name = session.shown(seat)
         if session.seat(seat).resigned:
             name += f" ({i18n.t(locale, 'lobby.tag.resigned')})"
         if outcome is None:
@@ -126,7 +126,8 @@ def score_lines(session: Session, locale: object) -> list[str]:
     summary = session.engine.summary(session.state)
     acting = set(session.to_act)
     lines = []
-    for seat, name in enumerate(session.names):
+    for seat in range(len(session.names)):
+        name = session.shown(seat)
         arrow = "▶ " if seat in acting else ""
         text = f" — {i18n.term(locale, summary[seat])}" if seat < len(summary) else ""
         lines.append(f"{arrow}**{seat + 1}. {name}**{seat_mark(session, seat)}{text}")

@@ -89,19 +89,75 @@ def plural_form(lang: str, count: int) -> str:
 
 
 def text(lang: str, key: str, params: Params | None = None, default: str | None = None) -> str:
-    """The message ``key`` in ``lang`` (English if missing there), formatted."""
+    """The message ``key`` in ``lang`` (English if missing there), formatted.
+
+    Only a catalogue template is ever formatted. A missing key gives
+    ``default`` (or, without one, the key itself) verbatim: it may hold
+    what a player typed (an engine's English error echoing his input), so
+    its braces are text, never placeholders. Param values are inserted as
+    they are, never read as templates themselves.
+    """
     lang = lang if lang in LANGUAGES else FALLBACK
     params = params or {}
     template = messages(lang).get(key)
     if template is None:
         template = messages(FALLBACK).get(key)
     if template is None:
-        template = default if default is not None else key
+        return default if default is not None else key
     if not isinstance(template, str):
         count = params.get("count", 0)
         template = template[plural_form(lang, count if isinstance(count, int) else 0)]
     values = {name: _value(lang, value) for name, value in params.items()}
-    return string.Formatter().vformat(template, (), _Defaults(values))
+    return fill(template, values)
+
+
+def fill(template: str, values: Mapping[str, object]) -> str:
+    """``template`` with its ``{name}`` placeholders (and ``{name:spec}``,
+    ``{name!r}``) replaced by ``values``.
+
+    Stricter than ``str.format``: only plain names are looked up — positional
+    (``{0}``), attribute (``{x.__class__}``) and index (``{x[0]}``) fields, nested
+    specs, unknown conversions and unknown names stay visible as written — and nothing raises: a
+    value its spec does not suit is inserted with ``str``, a malformed
+    template comes back as it is.
+    """
+    try:
+        parts = list(_FORMATTER.parse(template))
+    except ValueError:
+        return template
+    out: list[str] = []
+    for literal, name, spec, conversion in parts:
+        out.append(literal)
+        if name is None:
+            continue
+        if (
+            name.isidentifier()
+            and name in values
+            and conversion in (None, "r", "s", "a")
+            and "{" not in (spec or "")
+        ):
+            out.append(_field(values[name], spec or "", conversion))
+        else:
+            bang = f"!{conversion}" if conversion else ""
+            colon = f":{spec}" if spec else ""
+            out.append("{" + name + bang + colon + "}")
+    return "".join(out)
+
+
+_FORMATTER = string.Formatter()
+
+
+def _field(value: object, spec: str, conversion: str | None) -> str:
+    if conversion == "r":
+        value = repr(value)
+    elif conversion == "a":
+        value = ascii(value)
+    elif conversion == "s":
+        value = str(value)
+    try:
+        return format(value, spec)
+    except (TypeError, ValueError):
+        return str(value)
 
 
 def term(lang: str, value: Term) -> str:
@@ -114,13 +170,6 @@ def _value(lang: str, value: object) -> object:
     if isinstance(value, tuple):
         return ", ".join(str(_value(lang, v)) for v in value)
     return value
-
-
-class _Defaults(dict[str, object]):
-    """Leave unknown placeholders visible instead of raising KeyError."""
-
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
 
 
 def placeholders(template: Template) -> set[str]:

@@ -5,8 +5,11 @@ The font files come with the ``font-source-sans-pro`` package (SIL Open Font
 Licence): Latin with every French accent, Greek and Cyrillic, in a real bold
 face. Nothing is fetched and no system font is used, so a board looks the
 same on every host. Characters the font has no glyph for (emoji, CJK…) are
-dropped before drawing, never shown as boxes; a name with nothing printable
-left becomes the catalogue's "Player N".
+dropped before drawing, never shown as boxes, and so are invisible ones
+(bidi overrides, zero-width spaces, soft hyphens, controls) and combining
+marks stacked past :data:`MAX_MARKS`; a name is capped at :data:`NAME_LIMIT`
+characters, and one with nothing printable left becomes the catalogue's
+"Player N".
 
 Legibility: Discord shows a posted image about :data:`PHONE_WIDTH` px wide
 on a phone, so a label drawn ``size`` px high on an image ``width`` px wide
@@ -42,6 +45,12 @@ FONT_PACKAGE = "font_source_sans_pro"
 REGULAR = "SourceSansPro-Regular.ttf"
 BOLD = "SourceSansPro-Bold.ttf"
 ELLIPSIS = "…"
+NAME_LIMIT = 32  # characters of a player's name drawn at most (Discord's own limit)
+MAX_MARKS = 2  # combining marks drawn on one letter: more would overflow its line
+# Never drawn, even where the font maps them (the soft hyphen has ink):
+# controls, format characters (bidi overrides and isolates, zero-width
+# spaces and joiners, BOM, soft hyphen…) and lone surrogates.
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 
 # --------------------------------------------------------------------------- legibility
 
@@ -163,21 +172,58 @@ def has_glyph(ch: str) -> bool:
     return ch.isspace() or any(ink)  # mapped but inkless: an invisible control
 
 
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("M")
+
+
 @lru_cache(maxsize=4096)
 def printable(text: str) -> str:
     """``text`` reduced to what the font can draw: unknown characters (emoji, CJK…)
-    are dropped and the spaces they leave collapsed, so "Zoë 🐪" gives "Zoë"."""
-    kept = [
-        " " if ch.isspace() else ch
-        for ch in unicodedata.normalize("NFC", text)
-        if ch.isspace() or has_glyph(ch)
-    ]
+    and invisible ones (:data:`INVISIBLE_CATEGORIES`) are dropped and the spaces
+    they leave collapsed, so "Zoë 🐪" gives "Zoë" and "\u202eevil" "evil"; a
+    letter keeps at most :data:`MAX_MARKS` combining marks."""
+    kept: list[str] = []
+    marks = MAX_MARKS  # marks the last character may still take (none at the start)
+    for ch in unicodedata.normalize("NFC", text):
+        if ch.isspace():
+            kept.append(" ")
+            marks = MAX_MARKS
+        elif unicodedata.category(ch) in INVISIBLE_CATEGORIES:
+            continue
+        elif _is_mark(ch):
+            if marks < MAX_MARKS and has_glyph(ch):
+                kept.append(ch)
+            marks += 1
+        elif has_glyph(ch):
+            kept.append(ch)
+            marks = 0
+        else:  # a dropped letter drops its marks too
+            marks = MAX_MARKS
     return " ".join("".join(kept).split())
 
 
+def _whole(text: str, end: int) -> int:
+    """``end``, moved back so ``text[:end]`` leaves no combining mark off its letter."""
+    while 0 < end < len(text) and _is_mark(text[end]):
+        end -= 1
+    return end
+
+
+def cap(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, ending with "…" when cut,
+    never between a letter and its combining marks."""
+    if len(text) <= limit:
+        return text
+    return text[: _whole(text, limit - len(ELLIPSIS))].rstrip() + ELLIPSIS
+
+
 def display_name(name: str, seat: int, lang: str) -> str:
-    """The printable part of ``name``, or "Player N" (seat + 1) when none is left."""
-    return printable(name) or catalogue.text(lang, "common.player", {"number": seat + 1})
+    """The printable part of ``name`` capped at :data:`NAME_LIMIT` characters,
+    or "Player N" (seat + 1) when none is left."""
+    shown = printable(name)
+    if not shown:
+        return catalogue.text(lang, "common.player", {"number": seat + 1})
+    return cap(shown, NAME_LIMIT)
 
 
 @lru_cache(maxsize=8192)
@@ -205,7 +251,7 @@ def fit_text(text: str, size: int, max_width: float, *, bold: bool = False) -> s
             low = mid
         else:
             high = mid - 1
-    return shown[:low].rstrip() + ELLIPSIS
+    return shown[: _whole(shown, low)].rstrip() + ELLIPSIS
 
 
 def draw_text(

@@ -41,10 +41,10 @@ def walk(payload: dict[str, Any]) -> Iterator[dict[str, Any]]:
 async def test_the_registry_decides_the_games_offered() -> None:
     """Only registered games: their command groups and their /game new choices."""
     built = await command_payloads()
-    assert {p["name"] for p in built} == {"game", "desert", "leaderboard"}
+    assert {p["name"] for p in built} == {"game", "desert", "leaderboard", "help"}
     assert game_choices(built) == ["desert"]
     with_test_game = await command_payloads(("tests.nim",))
-    assert {p["name"] for p in with_test_game} == {"game", "desert", "nim", "leaderboard"}
+    assert {p["name"] for p in with_test_game} == {"game", "desert", "nim", "leaderboard", "help"}
     assert game_choices(with_test_game) == ["desert", "nim"]
     nim = next(p for p in with_test_game if p["name"] == "nim")
     assert [o["name"] for o in nim["options"]] == ["move"]  # the shared move cog, nothing else

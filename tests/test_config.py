@@ -19,6 +19,7 @@ from bot.config import (
     check_database,
     default_dotenv,
     load_config,
+    load_database_url,
     project_root,
 )
 from bot.storage import DEFAULT_DATABASE_URL, check_database_url
@@ -77,6 +78,8 @@ def test_defaults(tmp_path: Path) -> None:
         ("DATABASE_URL", "mysql://host/db"),
         ("DATABASE_URL", "postgresql://host/db"),
         ("DATABASE_URL", "sqlite:///"),
+        ("DISCORD_DEBUG_PAYLOADS", "maybe"),
+        ("DISCORD_DEBUG_PAYLOADS", "2"),
     ],
 )
 def test_bad_values_are_refused(tmp_path: Path, name: str, value: str) -> None:
@@ -101,6 +104,42 @@ def test_numbers_within_range_are_accepted(tmp_path: Path) -> None:
     assert config.api_base == "http://127.0.0.1:8080/api/v10"
     assert config.gateway_url == "ws://127.0.0.1:8080/gateway"
     assert load_config({"DISCORD_TOKEN": "t", "TURN_REMINDER_HOURS": "1.5"}, tmp_path / ".env")
+
+
+def test_the_token_is_in_no_repr(tmp_path: Path) -> None:
+    token = "MTIzNDU2Nzg5.secret-token-value"
+    config = load_config({"DISCORD_TOKEN": token, "LOG_LEVEL": "debug"}, tmp_path / ".env")
+    assert config.token == token
+    for text in (repr(config), str(config), f"{config}", f"{config!r}", repr([config])):
+        assert token not in text and "secret" not in text
+        assert "Config(" in text and "log_level='DEBUG'" in text  # the rest is still shown
+    assert "token" not in repr(Config(token="t" * 70)).replace("reminder", "")
+
+
+def test_debug_payloads_flag(tmp_path: Path) -> None:
+    def flag(value: str | None) -> bool:
+        env = {"DISCORD_TOKEN": "t"} | ({} if value is None else {"DISCORD_DEBUG_PAYLOADS": value})
+        return load_config(env, tmp_path / ".env").debug_payloads
+
+    assert flag(None) is False
+    assert [flag(v) for v in ("1", "true", "YES", " on ")] == [True] * 4
+    assert [flag(v) for v in ("0", "false", "No", "off")] == [False] * 4
+    for documented in (ROOT / "README.md", ROOT / ".env.example"):
+        assert "DISCORD_DEBUG_PAYLOADS" in documented.read_text(encoding="utf-8")
+
+
+def test_database_url_alone_needs_no_token(tmp_path: Path) -> None:
+    """``python -m bot backup`` reads DATABASE_URL as the bot does, without DISCORD_TOKEN."""
+    dotenv = tmp_path / ".env"
+    assert load_database_url({}, dotenv) == DEFAULT_DATABASE_URL
+    dotenv.write_text("DATABASE_URL=sqlite:///from-file.db\n")
+    assert load_database_url({}, dotenv) == "sqlite:///from-file.db"
+    assert load_database_url({"DATABASE_URL": "x.db"}, dotenv) == "x.db"
+    other = tmp_path / "other.env"
+    other.write_text("DATABASE_URL=sqlite:///other.db\n")
+    assert load_database_url({"CARAVANSERAI_ENV_FILE": str(other)}) == "sqlite:///other.db"
+    with pytest.raises(ConfigError, match="DATABASE_URL: unsupported scheme"):
+        load_database_url({"DATABASE_URL": "mysql://user:pw@host/db"}, dotenv)
 
 
 # --------------------------------------------------------------------------- where .env is

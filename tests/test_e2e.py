@@ -110,6 +110,7 @@ async def test_a_whole_game_over_discord(world: World) -> None:
         "game",
         "desert",
         "leaderboard",
+        "help",
     }
     # Only registered, playable games are offered.
     game = next(
@@ -375,3 +376,43 @@ async def test_lobby_seats_and_a_confirmed_resignation(world: World) -> None:
     with world.bot.database() as db:
         assert db.execute("SELECT COUNT(*) FROM seats WHERE resigned = 1").fetchone()[0] == 1
     assert "Traceback" not in world.bot.log.read_text(errors="replace")
+
+
+async def test_game_list_shows_only_what_the_caller_can_see_and_boards_are_bounded(
+    world: World,
+) -> None:
+    """A game in a channel Bob cannot see stays out of his /game list; asking for
+    the board again and again is served from a cache, then slowed down."""
+    from tests.fakediscord import Overwrite, permissions
+
+    fake, alice, bob = world.fake, world.alice, world.bob
+    guild = fake.world.guilds[world.channel.guild_id]
+    hidden = fake.add_channel(
+        guild,
+        "secret",
+        overwrites=[
+            Overwrite(guild.id, 0, deny=permissions.VIEW_CHANNEL),  # @everyone
+            Overwrite(alice.id, 1, allow=permissions.VIEW_CHANNEL),
+            Overwrite(fake.bot_user.id, 1, allow=permissions.VIEW_CHANNEL),
+        ],
+    )
+    world.channel = hidden
+    opened = await public(world, alice, "game new", {"game": "desert", "bots": 1})
+    world.channel = await thread_opened(world, opened)
+    await fake.wait_for_message(world.channel, lambda m: bool(m.custom_ids()), timeout=20)
+    await public(world, alice, "game start")
+
+    mine = await fake.slash(alice, world.channel, "game list")
+    assert f"<#{world.channel.id}>" in (await mine.final(timeout=20)).content
+    elsewhere = fake.add_channel(guild, "lounge")
+    theirs = await fake.slash(bob, elsewhere, "game list", locale="fr")
+    text = (await theirs.final(timeout=20)).content
+    assert theirs.ephemeral and f"<#{world.channel.id}>" not in text
+
+    for _ in range(6):
+        it = await fake.slash(alice, world.channel, "game board")
+        await it.final(timeout=20)
+        assert it.ephemeral and "board.png" in it.message.files
+    slowed = await fake.slash(alice, world.channel, "game board")
+    message = await slowed.final(timeout=20)
+    assert slowed.ephemeral and "again in" in message.content

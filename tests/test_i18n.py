@@ -109,3 +109,57 @@ def test_leaderboard_rows_count_in_words() -> None:
     assert i18n.t("fr", "leaderboard.row", wins=wins, games=games, **row) == (
         "1. A — 1 victoire / 2 parties (50 %)"
     )
+
+
+# --------------------------------------------------------------------------- format safety
+
+HOSTILE = "Cannot read '{0}' {__class__} {text} {x.__init__.__globals__} {y[0]} {"
+
+
+def test_a_missing_key_returns_its_default_verbatim() -> None:
+    params = {"text": "boom", "x": "X", "y": "Y", "count": 2}
+    for lang in ("en", "fr", "de"):
+        assert catalogue.text(lang, "no.such.key", params, HOSTILE) == HOSTILE
+        assert i18n.t(lang, "no.such.key", default=HOSTILE, text="boom") == HOSTILE
+        assert i18n.translate(lang, "", params, HOSTILE) == HOSTILE
+    # without a default, the key itself, verbatim too
+    assert catalogue.text("en", "no.such.{text}", {"text": "boom"}) == "no.such.{text}"
+
+
+def test_an_engine_error_echoing_the_players_input_is_shown_as_typed() -> None:
+    from bot.errors import refusal
+    from games.core import InvalidMove
+
+    typed = "{0.__class__} {text} }{"
+    error = InvalidMove(f"Cannot read '{typed}'", text=typed)  # no catalogue key
+    assert refusal("fr", error) == f"Cannot read '{typed}'"
+
+
+def test_params_are_values_never_templates() -> None:
+    attacks = ["{0.__class__}", "{count.__class__.__mro__}", "{names}", "{{x}}", "{", "}"]
+    for attack in attacks:
+        assert catalogue.text("en", "common.player", {"number": attack}) == f"Player {attack}"
+        assert i18n.t("fr", "common.won", label=attack, names="Zoë") == f"{attack} : Zoë"
+        term = Term("common.player", {"number": attack})
+        assert i18n.t("en", "common.won", label="Winner", names=term) == (
+            f"Winner: Player {attack}"
+        )
+
+
+def test_only_plain_placeholders_are_filled() -> None:
+    values: dict[str, object] = {"name": "Zoë", "n": 3}
+    assert catalogue.fill("{name} has {n:02d}", values) == "Zoë has 03"
+    assert catalogue.fill("{name!r}", values) == "'Zoë'"
+    assert catalogue.fill("{name:d}", values) == "Zoë"  # a spec that does not suit: str
+    for field in ("{0}", "{}", "{name.__class__}", "{name[0]}", "{other}", "{name:{n}}"):
+        assert catalogue.fill(field, values) == field
+    assert catalogue.fill("{{name}}", values) == "{name}"
+    assert catalogue.fill("broken } {", values) == "broken } {"
+
+
+def test_callers_that_pass_a_default_still_get_it() -> None:
+    all_specs()
+    assert i18n.t("en", "desert.score.no_such_category", default="camels") == "camels"
+    assert i18n.t("en", "no.such.footer", default="") == ""
+    assert catalogue.text("fr", "common.no_such_tag", default="bot") == "bot"
+    assert catalogue.text("en", "desert.board.no_such_word", default="Oases") == "Oases"

@@ -39,7 +39,9 @@ from render.panel import (
 )
 from render.shapes import Box, draw_flag, draw_robot
 from render.text import (
+    MAX_MARKS,
     MIN_PHONE_PX,
+    NAME_LIMIT,
     PHONE_WIDTH,
     display_name,
     draw_text,
@@ -108,6 +110,75 @@ def test_display_name_falls_back_to_the_catalogue() -> None:
     assert display_name("", 0, "en") == "Player 1"
     assert display_name("   ", 4, "de") == "Player 5"
     assert display_name(" Chloé 🐪", 1, "en") == "Chloé"
+
+
+def test_invisible_characters_are_never_drawn() -> None:
+    assert printable("\u202eevil") == "evil"  # a bidi override
+    assert printable("\u2066Zoë\u2069 \u200f") == "Zoë"  # isolates, a direction mark
+    assert printable("ad\u200bmin\u200d\u2060\ufeff") == "admin"  # zero-width characters
+    assert printable("So\u00adphie") == "Sophie"  # the font has a soft hyphen: still not drawn
+    assert printable("a\x00b\x1b[0m") == "ab[0m"
+    assert display_name("\u202e\u2066\u200b\u00ad\ufeff", 0, "en") == "Player 1"
+    assert display_name("\u202eevil", 1, "fr") == "evil"
+
+
+def test_a_bidi_override_name_is_drawn_as_its_visible_letters() -> None:
+    def drawn(text: str) -> bytes:
+        image = Image.new("RGB", (200, 40))
+        draw_text(ImageDraw.Draw(image), (4, 20), text, 24, (255, 255, 255), anchor="lm")
+        return image.tobytes()
+
+    assert drawn("\u202eevil\u202c") == drawn("evil") != drawn("live")
+    assert drawn("\u2067Zo\u00adë\u2069") == drawn("Zoë")
+
+
+def test_stacked_combining_marks_are_capped() -> None:
+    zalgo = "q" + "\u0301\u0300\u0302\u0308" * 10 + "x"
+    shown = printable(zalgo)
+    assert shown == "q\u0301\u0300x" and MAX_MARKS == 2
+    assert printable("\u0301\u0301Zoë") == "Zoë"  # marks with no letter to sit on
+
+
+def test_display_names_are_capped() -> None:
+    name = display_name("W" * 200, 0, "en")
+    assert len(name) == NAME_LIMIT and name == "W" * (NAME_LIMIT - 1) + "…"
+    assert display_name("Chloé", 0, "en") == "Chloé"
+    letter = "q\u0323\u0301"  # one letter, three code points: never cut apart
+    name = display_name(letter * 20, 0, "en")
+    assert name == letter * 10 + "…"
+
+
+def test_a_200_character_or_bidi_name_keeps_the_panel_layout() -> None:
+    def panel(*names: str) -> Panel:
+        rows = (Row((str(s), str(10 * s)), seat=s, name=n) for s, n in enumerate(names))
+        return Panel(
+            status="Round 2",
+            columns=(Column("Gold"), Column("Total")),
+            rows=tuple(rows),
+            acting=(0, 1),
+        )
+
+    hostile = panel("\u202eevil\u202c", "W" * 200, "\u200b" * 50 + "Zoë")
+    plain = panel("evil", "W" * 200, "Zoë")
+    with recording_text() as texts:
+        image = render_panel(hostile, 1000, "en")
+    assert image.tobytes() == render_panel(plain, 1000, "en").tobytes()
+    layout = panel_layout(hostile, 1000)
+    assert image.size == (1000, panel_height(hostile, 1000))
+    names = [t for t in texts if t.role == "name" and not t.text.isdigit()]  # not seat numbers
+    assert [t.text for t in names][::2] == ["evil", "Zoë"]
+    long = names[1].text
+    assert long.startswith("WWW") and long.endswith("…") and len(long) <= NAME_LIMIT
+    for t in names:  # each name ends before the first column
+        assert t.xy[0] + text_width(t.text, t.size, bold=t.bold) < layout.columns[0][0]
+    (status,) = [t for t in texts if t.role == "status" and "evil" in t.text]
+    assert status.text.endswith("…") or "W" in status.text
+    right = status.xy[0]  # anchored on its right end: it starts inside the status box
+    assert right - text_width(status.text, status.size, bold=True) >= layout.status[0]
+    # the cells are where they would be with a short name
+    short = render_panel(panel("evil", "Alice", "Zoë"), 1000, "en")
+    cells = (layout.columns[0][0], layout.rows[0][1], 1000, image.height)
+    assert image.crop(rounded(cells)).tobytes() == short.crop(rounded(cells)).tobytes()
 
 
 def test_fit_text_cuts_with_an_ellipsis() -> None:

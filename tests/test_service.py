@@ -122,7 +122,7 @@ async def test_options_are_checked_by_the_engine_and_stored(service: GameService
     await service.join(CHANNEL, BOB, "Bob")
     started = (await service.start(CHANNEL, ALICE)).after
     assert started.view(None).pile == 15  # the engine set the game up with it
-    await service.cancel(CHANNEL, ALICE, is_admin=False)
+    await service.cancel(CHANNEL, ALICE, is_admin=True)
     defaulted = await create({})
     assert defaulted.record.options == {"pile": "short"}  # every option recorded
 
@@ -274,9 +274,11 @@ async def test_resignation_in_two_player_game_ends_it(
     service: GameService, storage: Storage
 ) -> None:
     await lobby(service, 0, BOB)
-    await service.start(CHANNEL, ALICE)
+    session = (await service.start(CHANNEL, ALICE)).after
+    for _ in range(2):  # a whole round, so the game counts (resigning earlier voids it)
+        session = await play_turn_as_ai(service, session)
     report = await service.resign(CHANNEL, BOB)
-    assert report.ended
+    assert report.ended and not report.void
     rows = {row.user_id: row for row in await storage.results(report.after.id)}
     assert rows[ALICE].won and not rows[BOB].won
     assert await service.session_in(CHANNEL) is None
@@ -319,16 +321,20 @@ async def test_reminders_wait_then_repeat_once_per_period(service: GameService) 
     session = (await service.start(CHANNEL, ALICE)).after
     now = datetime.now(UTC)
     day = timedelta(hours=24)
-    assert await service.due_reminders(GUILD, now, day) == []
+
+    async def due(at: datetime) -> list[Session]:
+        return [s async for s in service.due_reminders(at, day)]
+
+    assert await due(now) == []
     later = now + timedelta(hours=25)
-    due = await service.due_reminders(GUILD, later, day)
-    assert [s.id for s in due] == [session.id]
-    await service.mark_reminded(due[0], later)
-    assert await service.due_reminders(GUILD, later + timedelta(hours=1), day) == []
-    assert len(await service.due_reminders(GUILD, later + timedelta(hours=25), day)) == 1
+    found = await due(later)
+    assert [s.id for s in found] == [session.id]
+    await service.mark_reminded(found[0], later)
+    assert await due(later + timedelta(hours=1)) == []
+    assert len(await due(later + timedelta(hours=25))) == 1
     # A move resets the clock.
     session = await play_turn_as_ai(service, session)
-    assert await service.due_reminders(GUILD, now + timedelta(hours=1), day) == []
+    assert await due(now + timedelta(hours=1)) == []
 
 
 async def test_no_reminder_while_only_ai_seats_are_due(service: GameService) -> None:
@@ -337,15 +343,18 @@ async def test_no_reminder_while_only_ai_seats_are_due(service: GameService) -> 
     session = (await service.advance(session)).after
     await service.resign(CHANNEL, ALICE)
     later = datetime.now(UTC) + timedelta(days=3)
-    assert await service.due_reminders(GUILD, later, timedelta(hours=24)) == []
+    assert [s async for s in service.due_reminders(later, timedelta(hours=24))] == []
 
 
-async def test_cancel_needs_the_creator_or_an_admin(service: GameService) -> None:
+async def test_cancel_needs_the_players_agreement_or_an_admin(service: GameService) -> None:
     await lobby(service, 0, BOB)
     await service.start(CHANNEL, ALICE)
     with pytest.raises(UserError) as info:
         await service.cancel(CHANNEL, BOB, is_admin=False)
-    assert info.value.key == "game.cancel_forbidden"
+    assert info.value.key == "game.cancel_needs_vote"  # a player: only by everyone's vote
+    with pytest.raises(UserError) as info:
+        await service.cancel(CHANNEL, CAROL, is_admin=False)
+    assert info.value.key == "game.cancel_forbidden"  # not a player
     cancelled = await service.cancel(CHANNEL, CAROL, is_admin=True)
     assert cancelled.record.status == "cancelled"
     assert await service.session_in(CHANNEL) is None

@@ -7,6 +7,7 @@ an unreachable Discord with one line; SIGINT/SIGTERM always stop cleanly.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shutil
 import signal
@@ -323,3 +324,75 @@ async def test_stop_while_commands_are_running(tmp_path: Path) -> None:
             assert code == 0, log
             assert_no_noise(log)
             assert "ERROR" not in log, log
+
+
+# --------------------------------------------------------------------------- secrets
+
+
+async def run_one_command(tmp_path: Path, settings: dict[str, str]) -> tuple[str, str, str]:
+    """Log in at DEBUG, run one slash command, stop; (log, bot token, interaction token)."""
+    async with FakeDiscord() as fake:
+        owner = fake.add_user("owner")
+        guild = fake.add_guild("Caravan", owner)
+        channel = fake.add_channel(guild, "desert")
+        bot = BotProcess(fake, tmp_path, guild.id, {**NO_DOTENV, "LOG_LEVEL": "DEBUG", **settings})
+        try:
+            await bot.start()
+            it = await fake.slash(owner, channel, "game new", {"game": "desert", "bots": 1})
+            message = await it.final(timeout=20)
+            assert not it.ephemeral and message.content, message.content
+            await asyncio.sleep(0.5)  # the thread and its first post
+            assert await bot.stop() == 0
+        finally:
+            bot.kill()
+        return bot.log.read_text(), fake.token, it.token
+
+
+async def test_debug_log_keeps_tokens_out(tmp_path: Path) -> None:
+    log, token, interaction_token = await run_one_command(tmp_path, {})
+    assert " DEBUG " in log and "Stopped cleanly" in log  # DEBUG on, the whole run logged
+    assert len(token) > 20 and len(interaction_token) > 20
+    assert token not in log
+    assert interaction_token not in log
+    assert "WebSocket Event" not in log  # discord.gateway's payload lines stay off
+    assert "aiosqlite" not in log  # and every SQL statement with its values
+    assert "DISCORD_DEBUG_PAYLOADS" not in log
+    assert_no_noise(log)
+
+
+async def test_debug_payloads_on_request_with_a_warning(tmp_path: Path) -> None:
+    """The control: with DISCORD_DEBUG_PAYLOADS=1 the payloads (and the interaction token
+    they carry) are logged, so the test above would see a leak; the bot token never is."""
+    log, token, interaction_token = await run_one_command(tmp_path, {"DISCORD_DEBUG_PAYLOADS": "1"})
+    assert "WARNING bot: DISCORD_DEBUG_PAYLOADS=1: with LOG_LEVEL=DEBUG" in log
+    assert "WebSocket Event" in log and interaction_token in log
+    assert "DEBUG   aiosqlite: executing" in log
+    assert token not in log
+    assert "/webhooks/" in log and "[redacted]" in log  # URL tokens scrubbed even then
+
+
+def test_log_lines_are_scrubbed_of_tokens() -> None:
+    from bot.__main__ import RedactingFormatter
+
+    token = "MTA5.bot-token.secret"
+    formatter = RedactingFormatter("%(levelname)s %(message)s", [token, "x"])
+    try:
+        raise RuntimeError(f"Authorization: Bot {token}")
+    except RuntimeError:
+        exc_info = sys.exc_info()
+    record = logging.LogRecord(
+        "discord.http",
+        logging.WARNING,
+        __file__,
+        1,
+        "We are being rate limited. %s %s responded with 429; token %s",
+        ("POST", "https://discord.com/api/v10/webhooks/123/aW50ZXJhY3Rpb24?wait=1", token),
+        exc_info,
+    )
+    text = formatter.format(record)
+    assert token not in text and "aW50ZXJhY3Rpb24" not in text
+    assert "/webhooks/123/[redacted]?wait=1" in text
+    assert "Authorization: Bot [redacted]" in text and "Traceback" in text
+    assert "x" in formatter.redact("x marks the spot")  # too short to be a token
+    url = "/api/v10/interactions/42/aW50ZXJh-Y3Rpb24_tok/callback"
+    assert formatter.redact(url) == "/api/v10/interactions/42/[redacted]/callback"

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from contextlib import closing
-from datetime import datetime, timedelta
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -91,11 +93,26 @@ async def play_game(
 async def test_pragmas(store: SqliteStorage) -> None:
     conn = store._conn  # white-box: per-connection settings are only visible here
     assert conn is not None
-    expected = {"journal_mode": "wal", "busy_timeout": 5000, "foreign_keys": 1, "synchronous": 1}
+    expected = {
+        "journal_mode": "wal",
+        "busy_timeout": 5000,
+        "foreign_keys": 1,
+        "synchronous": 1,
+        "query_only": 0,
+    }
     for name, value in expected.items():
         async with conn.execute(f"PRAGMA {name}") as cur:
             row = await cur.fetchone()
         assert row is not None and row[0] == value, name
+    readers = store._readers
+    assert readers is not None and readers.qsize() == 3
+    for reader in list(readers._queue):  # type: ignore[attr-defined]
+        for name, value in {"journal_mode": "wal", "busy_timeout": 5000, "query_only": 1}.items():
+            async with reader.execute(f"PRAGMA {name}") as cur:
+                row = await cur.fetchone()
+            assert row is not None and row[0] == value, name
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            await reader.execute("INSERT INTO meta (key, value) VALUES ('k', 'v')")
 
 
 async def test_migrations_idempotent(db_path: Path) -> None:
@@ -104,7 +121,7 @@ async def test_migrations_idempotent(db_path: Path) -> None:
     with closing(sqlite3.connect(db_path)) as raw:
         first = raw.execute("SELECT * FROM schema_migrations").fetchall()
         schema = raw.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
-    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1, 2, 3]
+    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1, 2, 3, 4]
     async with SqliteStorage(db_path):  # reopen: nothing to do
         pass
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:
@@ -288,6 +305,121 @@ async def test_list_games(store: SqliteStorage) -> None:
         await store.list_games(GUILD, statuses=["bogus"])
 
 
+async def test_active_games_after_pages_through_every_guild(store: SqliteStorage) -> None:
+    """300 active games over three guilds, among lobbies and ended games, in pages of 100."""
+    active: list[int] = []
+    others: dict[int, str] = {}
+    for n in range(360):
+        guild = (GUILD, OTHER_GUILD, 3000)[n % 3]
+        if n % 18 == 17:  # a finished, a cancelled or a lobby game every sixth
+            g = await play_game(store, 10_000 + n, [(10, "A"), (20, "B")], [1, 0], guild=guild)
+            others[g.id] = g.status
+        elif n % 6 == 5:
+            g = await store.create_game("desert", guild, 10_000 + n, 10, "A", {}, n)
+            if n % 18 == 11:
+                g = await store.cancel_game(g.id, g.version)
+            others[g.id] = g.status
+        else:
+            active.append((await new_active(store, channel=10_000 + n, guild=guild)).id)
+    assert len(active) == 300 and set(others.values()) == {"lobby", "cancelled", "finished"}
+
+    pages: list[list[GameRecord]] = []
+    after = 0
+    while True:
+        page = await store.active_games_after(after, limit=100)
+        pages.append(page)
+        if len(page) < 100:
+            break
+        after = page[-1].id
+    assert [len(p) for p in pages] == [100, 100, 100, 0]
+    seen = [g.id for p in pages for g in p]
+    assert seen == sorted(set(seen)) == active  # in id order: none missed, none repeated
+    assert all(g.status == "active" and len(g.seats) == 2 for p in pages for g in p)
+    assert {g.guild_id for p in pages for g in p} == {GUILD, OTHER_GUILD, 3000}
+    assert pages[0][0] == await store.get_game(active[0])  # whole records, seats included
+
+    lobbies = [i for i, st in others.items() if st == "lobby"]
+    both = await store.active_games_after(0, limit=1000, statuses=("lobby", "active"))
+    assert [g.id for g in both] == sorted(active + lobbies)
+    assert [g.id for g in await store.active_games_after(0, 1000, "lobby")] == lobbies
+    assert [g.id for g in await store.active_games_after(active[-2], 5)] == active[-1:]
+    assert await store.active_games_after(active[-1]) == []
+    assert await store.active_games_after(0, statuses=()) == []
+    with pytest.raises(InvalidRequest):
+        await store.active_games_after(0, statuses=("bogus",))
+    with pytest.raises(InvalidRequest):
+        await store.active_games_after(0, limit=0)
+
+
+async def test_paging_while_games_come_and_go(store: SqliteStorage) -> None:
+    """Games ending between pages drop out, new ones come last: still nothing repeated."""
+    ids = [(await new_active(store, channel=n)).id for n in range(30)]
+    first = await store.active_games_after(0, limit=10)
+    ended = await store.get_game(ids[15])
+    assert ended is not None
+    res = results_for(ended.seats, [1, 0], [1, 2], {0})
+    await store.finish_game(ended.id, ended.version, {}, res)
+    late = (await new_active(store, channel=99)).id
+    seen = [g.id for g in first]
+    while page := await store.active_games_after(seen[-1], limit=10):
+        seen += [g.id for g in page]
+    assert seen == [i for i in ids if i != ids[15]] + [late]
+
+
+async def test_open_games_of(store: SqliteStorage) -> None:
+    lobby = await store.create_game("desert", GUILD, 1, 10, "Alice", {}, 1)
+    joined = await store.create_game("desert", GUILD, 2, 20, "Bob", {}, 1)
+    joined = await store.add_seat(joined.id, joined.version, 10, "Alice", False)
+    playing = await new_active(store, channel=3)  # user 10 against a bot
+    resigned = await new_active(store, channel=4)
+    await store.resign_seat(resigned.id, resigned.version, 0, {})
+    await play_game(store, 5, [(10, "Alice"), (20, "Bob")], [1, 0])  # finished: not open
+    gone = await store.create_game("desert", GUILD, 6, 10, "Alice", {}, 1)
+    await store.cancel_game(gone.id, gone.version)
+    await new_active(store, channel=7, guild=OTHER_GUILD)  # another guild
+    await store.create_game("desert", GUILD, 8, 30, "Carol", {}, 1)  # without user 10
+
+    mine = await store.open_games_of(GUILD, 10)
+    assert [g.id for g in mine] == [lobby.id, joined.id, playing.id, resigned.id]
+    assert mine[1] == await store.get_game(joined.id)
+    assert [g.seats[g.seat_of(10) or 0].resigned for g in mine] == [False, False, False, True]
+    assert [g.id for g in await store.open_games_of(GUILD, 20)] == [joined.id]
+    assert len(await store.open_games_of(OTHER_GUILD, 10)) == 1
+    assert await store.open_games_of(GUILD, 99) == []
+
+
+async def test_idle_lobbies(store: SqliteStorage) -> None:
+    old = await store.create_game("desert", GUILD, 1, 10, "A", {}, 1)
+    other_guild = await store.create_game("desert", OTHER_GUILD, 2, 10, "A", {}, 1)
+    playing = await new_active(store, channel=3)  # active: never a lobby to sweep
+    fresh = await store.create_game("desert", GUILD, 4, 10, "A", {}, 1)
+    assert await store.idle_lobbies(old.updated_at) == []  # strictly before
+    assert [g.id for g in await store.idle_lobbies(fresh.updated_at)] == [old.id, other_guild.id]
+
+    old = await store.add_seat(old.id, old.version, 20, "B", False)  # activity: no longer idle
+    idle = await store.idle_lobbies(fresh.updated_at)
+    assert [g.id for g in idle] == [other_guild.id]
+    assert idle[0] == await store.get_game(other_guild.id)
+    everything = await store.idle_lobbies("2999-01-01T00:00:00+00:00")
+    assert [g.id for g in everything] == [other_guild.id, fresh.id, old.id]  # oldest update first
+    assert playing.id not in [g.id for g in everything]
+
+    # Any ISO form with an offset compares as the stored UTC timestamps do.
+    cut = datetime.fromisoformat(fresh.updated_at)
+    for form in (
+        cut.isoformat(),
+        cut.astimezone(timezone(timedelta(hours=2))).isoformat(),
+        cut.isoformat().replace("+00:00", "Z"),
+    ):
+        assert [g.id for g in await store.idle_lobbies(form)] == [other_guild.id], form
+    whole = cut.replace(microsecond=0)  # no microseconds written: still compares as times do
+    expected = [g.id for g in everything if datetime.fromisoformat(g.updated_at) < whole]
+    assert [g.id for g in await store.idle_lobbies(whole.isoformat())] == expected
+    for bad in ("yesterday", "2026-01-01T00:00:00", ""):
+        with pytest.raises(InvalidRequest):
+            await store.idle_lobbies(bad)
+
+
 # --------------------------------------------------------------------------- moves
 
 
@@ -422,6 +554,100 @@ async def test_cancelled_handler_leaves_no_open_transaction(store: SqliteStorage
     assert g.version - start_version == len(await store.moves(g.id))
 
 
+async def test_reads_proceed_while_a_write_transaction_is_open(store: SqliteStorage) -> None:
+    """Reads have their own connections: they neither wait for the write lock nor see
+    the open write's uncommitted rows."""
+    g = await new_active(store)
+    other = await new_active(store, channel=2)
+    async with store._write() as conn:  # white-box: a write transaction held open
+        await conn.execute("UPDATE games SET state = '{\"dirty\":1}' WHERE id = ?", (g.id,))
+        reads = await asyncio.wait_for(
+            asyncio.gather(
+                *(store.get_game(g.id) for _ in range(30)),
+                store.list_games(GUILD),
+                store.active_games_after(0),
+                store.moves(g.id),
+                store.open_games_of(GUILD, 10),
+            ),
+            timeout=5,
+        )
+        assert reads[:30] == [g] * 30  # the last commit, not the dirty state
+        assert [x.id for x in reads[31]] == [g.id, other.id]  # type: ignore[union-attr]
+    assert (await store.get_game(g.id)) == replace(
+        g, state={"dirty": 1}
+    )  # committed now: the next read sees it
+
+
+async def test_reads_finish_while_a_slow_write_waits(db_path: Path) -> None:
+    """A write stuck behind another process's lock holds our write lock for seconds;
+    meanwhile every read of every handler completes at once."""
+    async with SqliteStorage(db_path, busy_timeout_ms=10_000) as s:
+        g = await new_active(s)
+        raw = sqlite3.connect(db_path, isolation_level=None)
+        try:
+            raw.execute("BEGIN IMMEDIATE")  # another process writing
+            write = asyncio.create_task(s.record_move(g.id, g.version, 0, "slow", {"t": 1}))
+            await asyncio.sleep(0.2)
+            assert not write.done() and s._lock.locked()  # the write waits, holding the lock
+            started = time.monotonic()
+            reads = await asyncio.wait_for(
+                asyncio.gather(*(s.get_game(g.id) for _ in range(50))), timeout=5
+            )
+            elapsed = time.monotonic() - started
+            assert reads == [g] * 50 and elapsed < 2, elapsed
+            assert not write.done()  # the reads did not wait for it
+            raw.execute("ROLLBACK")
+        finally:
+            raw.close()
+        moved = await asyncio.wait_for(write, timeout=10)
+        assert moved.version == g.version + 1
+        assert await s.get_game(g.id) == moved  # a read after the write sees it
+
+
+async def test_in_memory_reads_share_the_write_connection() -> None:
+    """:memory: cannot be shared: no read connections, reads and writes one at a time."""
+    async with SqliteStorage(":memory:") as s:
+        assert s._readers is None
+        g = await new_active(s)
+        outcome = await asyncio.gather(
+            *(s.get_game(g.id) for _ in range(10)),
+            s.record_move(g.id, g.version, 0, "a1", {"t": 1}),
+            *(s.moves(g.id) for _ in range(10)),
+        )
+        assert all(x in (g, outcome[10]) for x in outcome[:10])
+        assert await s.get_game(g.id) == outcome[10]
+
+
+async def test_close_waits_for_running_reads(db_path: Path) -> None:
+    s = SqliteStorage(db_path, readers=2)
+    await s.open()
+    g = await new_active(s)
+    reads = [asyncio.create_task(s.get_game(g.id)) for _ in range(20)]
+    await asyncio.sleep(0)
+    await asyncio.wait_for(s.close(), timeout=5)
+    outcome = await asyncio.gather(*reads, return_exceptions=True)
+    for o in outcome:  # each read either completed or was refused cleanly
+        assert o == g or (isinstance(o, StorageError) and "not open" in str(o)), o
+    with pytest.raises(StorageError, match="not open"):
+        await s.get_game(g.id)
+    await s.open()  # and it opens again
+    try:
+        assert await s.get_game(g.id) == g
+    finally:
+        await s.close()
+
+
+async def test_cancelled_reads_return_their_connection(store: SqliteStorage) -> None:
+    g = await new_active(store)
+    for _ in range(20):
+        task = asyncio.create_task(store.list_games(GUILD))
+        await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert store._readers is not None and store._readers.qsize() == 3
+    assert await asyncio.wait_for(store.get_game(g.id), timeout=2) == g
+
+
 # --------------------------------------------------------------------------- endings
 
 
@@ -454,6 +680,88 @@ async def test_finish_with_results_and_resignation(store: SqliteStorage) -> None
         await store.finish_game(g.id, g.version, {}, good)
     with pytest.raises(NotActive):
         await store.set_seat_resigned(g.id, g.version, 0, {})
+
+
+async def test_resign_seat(store: SqliteStorage) -> None:
+    g = await store.create_game("oasis", GUILD, 1, 10, "Alice", {}, 1)
+    g = await store.add_seat(g.id, g.version, 20, "Bob", False)
+    g = await store.add_seat(g.id, g.version, 30, "Carol", False)
+    g = await store.add_seat(g.id, g.version, None, "Bot", True)
+    with pytest.raises(NotActive):
+        await store.resign_seat(g.id, g.version, 0, {})
+    g = await store.start_game(g.id, g.version, [0, 1, 2, 3], {})
+
+    before = g
+    g = await store.resign_seat(g.id, g.version, 1, {"resigned": [1]})  # the game goes on
+    assert (g.status, g.version, g.state) == ("active", before.version + 1, {"resigned": [1]})
+    assert [s.resigned for s in g.seats] == [False, True, False, False]
+    assert g.finished_at is None and await store.results(g.id) == []
+    assert await store.moves(g.id) == []  # a resignation is not a move
+
+    for seat, error in ((1, "already resigned"), (3, "is a bot"), (9, "no seat")):
+        with pytest.raises(InvalidRequest, match=error):
+            await store.resign_seat(g.id, g.version, seat, {})
+    with pytest.raises(StaleVersion):
+        await store.resign_seat(g.id, before.version, 2, {})
+    res = results_for(g.seats, [5, 0, 1, 3], [1, 4, 3, 2], {0})
+    with pytest.raises(InvalidRequest):
+        await store.resign_seat(g.id, g.version, 2, {}, res, cancel=True)
+    with pytest.raises(InvalidRequest):  # results must cover every seat
+        await store.resign_seat(g.id, g.version, 2, {}, res[:3])
+    assert await store.get_game(g.id) == g  # none of that changed anything
+
+    g = await store.resign_seat(g.id, g.version, 2, {"over": True}, res)  # the last human left
+    assert (g.status, g.state, g.finished_at) == ("finished", {"over": True}, g.updated_at)
+    assert [s.resigned for s in g.seats] == [False, True, True, False]
+    assert [(r.seat, r.name, r.rank, r.won) for r in await store.results(g.id)] == [
+        (0, "Alice", 1, True),
+        (3, "Bot", 2, False),
+        (2, "Carol", 3, False),
+        (1, "Bob", 4, False),
+    ]
+    with pytest.raises(NotActive):
+        await store.resign_seat(g.id, g.version, 0, {})
+
+
+async def test_resign_seat_can_cancel(store: SqliteStorage) -> None:
+    g = await new_active(store)
+    g = await store.resign_seat(g.id, g.version, 0, {"void": True}, cancel=True)
+    assert (g.status, g.state, g.finished_at) == ("cancelled", {"void": True}, g.updated_at)
+    assert g.seats[0].resigned and await store.results(g.id) == []
+    assert await store.active_game(1) is None  # the channel is free again
+
+
+@pytest.mark.parametrize("storages", ["one", "two"])
+async def test_a_move_racing_a_resignation(db_path: Path, storages: str) -> None:
+    """Same version: exactly one lands, the other is StaleVersion, whichever goes first."""
+    async with SqliteStorage(db_path) as a, SqliteStorage(db_path) as b:
+        mover, resigner = (a, a) if storages == "one" else (a, b)
+        landed_kinds: set[str] = set()
+        for round_ in range(16):
+            g = await mover.create_game("desert", GUILD, round_, 10, "Alice", {}, 1)
+            g = await mover.add_seat(g.id, g.version, 20, "Bob", False)
+            g = await mover.start_game(g.id, g.version, [0, 1], {"turn": 0})
+            res = results_for(g.seats, [0, 1], [2, 1], {1})
+            move = mover.record_move(g.id, g.version, 1, "b1", {"turn": 1})
+            resign = resigner.resign_seat(g.id, g.version, 0, {"gone": 0}, res)
+            calls = [move, resign] if round_ % 2 else [resign, move]
+            outcome = await asyncio.gather(*calls, return_exceptions=True)
+            landed = [o for o in outcome if isinstance(o, GameRecord)]
+            assert len(landed) == 1, outcome
+            assert sum(isinstance(o, StaleVersion) for o in outcome) == 1, outcome
+            final = await b.get_game(g.id)
+            assert final == landed[0] and final.version == g.version + 1
+            if final.status == "finished":  # the resignation won: results, no move
+                landed_kinds.add("resign")
+                assert final.seats[0].resigned and final.state == {"gone": 0}
+                assert [r.seat for r in await b.results(g.id)] == [1, 0]
+                assert await b.moves(g.id) == []
+            else:  # the move won: nobody resigned, nothing finished
+                landed_kinds.add("move")
+                assert final.status == "active" and not final.seats[0].resigned
+                assert [m.notation for m in await b.moves(g.id)] == ["b1"]
+                assert await b.results(g.id) == []
+        assert landed_kinds == {"move", "resign"}
 
 
 async def test_leaderboard(store: SqliteStorage) -> None:

@@ -17,6 +17,7 @@ from .base import (
     STATUSES,
     AlreadySeated,
     ChannelBusy,
+    DatabaseCorrupt,
     GameRecord,
     GameStatus,
     InvalidRequest,
@@ -37,7 +38,7 @@ from .base import (
     WrongStatus,
     results_for,
 )
-from .sqlite import MEMORY, SqliteStorage
+from .sqlite import MEMORY, SqliteStorage, check_integrity
 
 DEFAULT_DATABASE_URL = "sqlite:///data/caravanserai.db"
 
@@ -47,6 +48,7 @@ __all__ = [
     "STATUSES",
     "AlreadySeated",
     "ChannelBusy",
+    "DatabaseCorrupt",
     "GameRecord",
     "GameStatus",
     "InvalidRequest",
@@ -67,6 +69,7 @@ __all__ = [
     "StorageError",
     "WrongStatus",
     "check_database_url",
+    "check_integrity",
     "open_storage",
     "sqlite_path",
     "results_for",

@@ -11,6 +11,7 @@ first, then status, so a stale caller always learns it is stale.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
@@ -122,6 +123,23 @@ class StorageBusy(StorageError):
 
 class MigrationError(StorageError):
     """A migration failed, or the database is newer than this code."""
+
+
+class DatabaseCorrupt(StorageError):
+    """The database file fails SQLite's integrity check (or is not a database at all).
+
+    The message is one line: the file, what is wrong, and how to restore a backup.
+    """
+
+    def __init__(self, path: str, detail: str) -> None:
+        name = os.path.basename(path)
+        super().__init__(
+            f"The database {path} is damaged ({detail}). Stop the bot, replace {name} with"
+            f" your latest backup (and delete {name}-wal and {name}-shm beside it if present),"
+            ' then start the bot again; see README.md, "Backups".'
+        )
+        self.path = path
+        self.detail = detail
 
 
 class InvalidRequest(StorageError, ValueError):
@@ -237,6 +255,24 @@ class Storage(Protocol):
         """Most recently updated first."""
         ...
 
+    async def active_games_after(
+        self, after_id: int, limit: int = 100, statuses: Collection[str] = ("active",)
+    ) -> list[GameRecord]:
+        """Games of every guild with one of ``statuses`` and ``id > after_id``, in id
+        order, at most ``limit``: page through them all by passing the last id seen
+        (``after_id=0`` first) until a page comes back shorter than ``limit``."""
+        ...
+
+    async def open_games_of(self, guild_id: int, user_id: int) -> list[GameRecord]:
+        """The guild's lobby and active games where ``user_id`` holds a seat (resigned
+        seats included: check ``seats[…].resigned``), in id order."""
+        ...
+
+    async def idle_lobbies(self, before: str) -> list[GameRecord]:
+        """Lobbies of every guild last updated before ``before`` (ISO-8601 with a UTC
+        offset, e.g. ``datetime.now(UTC).isoformat()``), oldest update first."""
+        ...
+
     async def add_seat(
         self, game_id: int, version: int, user_id: int | None, name: str, is_bot: bool
     ) -> GameRecord:
@@ -279,9 +315,26 @@ class Storage(Protocol):
         the newest row, up to the newest (one turn made of several commands)."""
         ...
 
+    async def resign_seat(
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        state: dict[str, Any],
+        results: Sequence[ResultRow] | None = None,
+        *,
+        cancel: bool = False,
+    ) -> GameRecord:
+        """One transaction: the (human, not yet resigned) seat resigns, the state is
+        saved, version+1; with ``results`` the game also finishes (see
+        :meth:`finish_game`), with ``cancel`` it is cancelled instead (not both)."""
+        ...
+
     async def set_seat_resigned(
         self, game_id: int, version: int, seat: int, state: dict[str, Any]
-    ) -> GameRecord: ...
+    ) -> GameRecord:
+        """Older form of :meth:`resign_seat` without an ending."""
+        ...
 
     async def cancel_game(self, game_id: int, version: int) -> GameRecord: ...
 

@@ -1,14 +1,28 @@
-"""SQLite backend (aiosqlite): one connection per process, WAL, optimistic versions.
+"""SQLite backend (aiosqlite): WAL, one write connection, a few read connections,
+optimistic versions.
 
-Why one asyncio.Lock around every transaction, reads included: an aiosqlite
-connection has a single transaction, so two handlers interleaving statements
-on it would share it — a reader could see (and a rollback could discard)
-another handler's uncommitted writes. Under the lock each handler gets its
-own BEGIN … COMMIT. Across processes, SQLite's file lock does the same job:
-writers use ``BEGIN IMMEDIATE`` (take the write lock up front, waiting up to
-``busy_timeout``) and re-check the version inside it, so two movers with the
-same version can never both land. WAL lets readers run beside a writer and
-see only committed data.
+Writes: one connection and one asyncio.Lock around every write transaction.
+An aiosqlite connection has a single transaction, so two handlers
+interleaving statements on it would share it — one could see (and a
+rollback could discard) another's uncommitted writes. Under the lock each
+writer gets its own ``BEGIN IMMEDIATE`` … ``COMMIT`` and re-checks the
+version inside it, so two movers with the same version can never both land.
+Across processes SQLite's file lock does the same job: ``BEGIN IMMEDIATE``
+takes the write lock up front, waiting up to ``busy_timeout``.
+
+Reads: a small pool of read-only connections (``PRAGMA query_only``), each
+lent to one handler at a time for one deferred ``BEGIN`` … ``COMMIT``, so
+reads (autocomplete on every keystroke of every server) never wait for the
+write lock, only for a free reader. WAL lets them run beside a writer: a read
+transaction sees one consistent snapshot of committed data, never a writer's
+uncommitted rows; and as a write returns only after its COMMIT, a read
+started after it sees it.
+
+``:memory:`` databases cannot be shared between connections: there every
+read takes the write connection and its lock, as writes do.
+
+:meth:`SqliteStorage.open` runs ``PRAGMA quick_check`` before migrating; a
+damaged file raises :class:`~bot.storage.base.DatabaseCorrupt`.
 """
 
 from __future__ import annotations
@@ -31,6 +45,7 @@ from .base import (
     OPEN_STATUSES,
     AlreadySeated,
     ChannelBusy,
+    DatabaseCorrupt,
     GameRecord,
     GameStatus,
     InvalidRequest,
@@ -83,8 +98,62 @@ def _is_busy(exc: BaseException) -> bool:
     )
 
 
+def _is_corrupt(exc: BaseException) -> bool:
+    """SQLite says the file is damaged, or not a database at all."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return (
+        isinstance(exc, sqlite3.DatabaseError)
+        and code is not None
+        and (code & 0xFF) in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+    )
+
+
+def quick_check_problem(rows: Iterable[Sequence[Any]]) -> str | None:
+    """The first problem ``PRAGMA quick_check`` reported, or None when it says "ok"."""
+    lines = [line for row in rows for line in str(row[0]).splitlines() if line.strip()]
+    if lines == ["ok"]:
+        return None
+    details = [line for line in lines if not line.startswith("***")]
+    return f"PRAGMA quick_check: {(details or lines or ['no answer'])[0].strip()}"
+
+
+def check_integrity(path: str | os.PathLike[str], *, busy_timeout_ms: int = 5000) -> None:
+    """Run ``PRAGMA quick_check`` on an existing database file, synchronously.
+
+    For start-up, before anything else happens: a missing or empty file (a
+    new database) passes and is not created. Raises DatabaseCorrupt for a
+    damaged file, StorageBusy if it stays locked, StorageError otherwise.
+    """
+    target = str(path)
+    if target == MEMORY or not os.path.isfile(target) or os.path.getsize(target) == 0:
+        return
+    uri = f"{Path(os.path.abspath(target)).as_uri()}?mode=rw"  # rw: never creates the file
+    try:
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+    except sqlite3.Error as exc:
+        raise StorageError(f"cannot open the database {target}: {exc}") from exc
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        problem = quick_check_problem(conn.execute("PRAGMA quick_check").fetchall())
+    except sqlite3.Error as exc:
+        if _is_corrupt(exc):
+            raise DatabaseCorrupt(target, str(exc)) from exc
+        if _is_busy(exc):
+            raise StorageBusy(f"the database {target} is locked: {exc}") from exc
+        raise StorageError(f"cannot read the database {target}: {exc}") from exc
+    finally:
+        conn.close()
+    if problem is not None:
+        raise DatabaseCorrupt(target, problem)
+
+
 class SqliteStorage:
-    """The :class:`~bot.storage.base.Storage` protocol on one SQLite file."""
+    """The :class:`~bot.storage.base.Storage` protocol on one SQLite file.
+
+    ``readers`` read connections serve reads beside the write connection
+    (none for ``:memory:``); ``check_integrity=False`` skips the start-up
+    ``PRAGMA quick_check`` (e.g. when the caller just ran :func:`check_integrity`).
+    """
 
     def __init__(
         self,
@@ -92,12 +161,20 @@ class SqliteStorage:
         *,
         migrations: Sequence[Migration] | None = None,
         busy_timeout_ms: int = 5000,
+        readers: int = 3,
+        check_integrity: bool = True,
     ) -> None:
+        if readers < 1:
+            raise InvalidRequest("readers must be at least 1")
         self.path = MEMORY if str(path) == MEMORY else str(Path(path).expanduser())
         self._migrations = tuple(migrations) if migrations is not None else load_migrations()
         self._busy_timeout_ms = int(busy_timeout_ms)
-        self._conn: aiosqlite.Connection | None = None
+        self._reader_count = 0 if self.path == MEMORY else int(readers)
+        self._check_integrity = check_integrity
+        self._conn: aiosqlite.Connection | None = None  # the write connection
         self._lock = asyncio.Lock()
+        # Idle read connections; None when closed, and for :memory: (reads use _conn).
+        self._readers: asyncio.Queue[aiosqlite.Connection] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -106,12 +183,10 @@ class SqliteStorage:
             return
         if self.path != MEMORY:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        # isolation_level=None: we issue BEGIN/COMMIT ourselves.
-        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        opened: list[aiosqlite.Connection] = []
         try:
-            conn.row_factory = sqlite3.Row
-            # busy_timeout first: switching to WAL may itself wait for another process.
-            await conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+            conn = await self._connect()
+            opened.append(conn)
             await conn.execute("PRAGMA foreign_keys = ON")
             async with conn.execute("PRAGMA journal_mode = WAL") as cur:
                 row = await cur.fetchone()
@@ -120,18 +195,55 @@ class SqliteStorage:
                 raise StorageError(f"could not enable WAL on {self.path} (got {mode!r})")
             # NORMAL is durable across application crashes in WAL mode, and much faster.
             await conn.execute("PRAGMA synchronous = NORMAL")
+            if self._check_integrity and self.path != MEMORY:
+                # Before migrating: never write into a damaged file.
+                async with conn.execute("PRAGMA quick_check") as cur:
+                    problem = quick_check_problem(await cur.fetchall())
+                if problem is not None:
+                    raise DatabaseCorrupt(self.path, problem)
             await apply_migrations(conn, self._migrations)
+            readers: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+            for _ in range(self._reader_count):
+                reader = await self._connect()
+                opened.append(reader)
+                await reader.execute("PRAGMA query_only = ON")
+                readers.put_nowait(reader)
+        except BaseException as exc:
+            for each in opened:
+                with contextlib.suppress(Exception):
+                    await each.close()
+            damage = next((e for e in (exc, exc.__cause__) if e and _is_corrupt(e)), None)
+            if damage is not None:  # e.g. journal_mode or a migration hit a damaged page
+                raise DatabaseCorrupt(self.path, str(damage)) from exc
+            raise
+        self._conn = conn
+        self._readers = readers if self._reader_count else None
+
+    async def _connect(self) -> aiosqlite.Connection:
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves.
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            # busy_timeout first: switching to WAL may itself wait for another process.
+            await conn.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
         except BaseException:
             await conn.close()
             raise
-        self._conn = conn
+        return conn
 
     async def close(self) -> None:
         if self._conn is None:
             return
-        async with self._lock:  # let the running transaction finish
+        readers, self._readers = self._readers, None  # reads from now on are refused
+        async with self._lock:  # let the running write transaction finish
             conn, self._conn = self._conn, None
-            await conn.close()
+            if conn is not None:
+                await conn.close()
+        if readers is not None:
+            for _ in range(self._reader_count):  # each once its running read is done
+                reader = await readers.get()
+                with contextlib.suppress(Exception):
+                    await reader.close()
 
     async def __aenter__(self) -> Self:
         await self.open()
@@ -149,21 +261,42 @@ class SqliteStorage:
 
     @asynccontextmanager
     async def _transaction(self, begin: str) -> AsyncIterator[aiosqlite.Connection]:
+        """``begin`` … COMMIT on the write connection, under the lock."""
         async with self._lock:
             conn = self._conn  # read under the lock: close() may have run while we waited
             if conn is None:
                 raise StorageError("storage is not open")
-            try:
-                await conn.execute(begin)
+            async with self._within(conn, begin):
                 yield conn
-                await conn.execute("COMMIT")
-            except BaseException as exc:
-                # Shielded: even if we are being cancelled, the connection must
-                # not be handed to the next handler with our transaction open.
-                await asyncio.shield(self._rollback(conn))
-                if _is_busy(exc):
-                    raise StorageBusy(f"database is locked: {exc}") from exc
-                raise
+
+    @asynccontextmanager
+    async def _pooled_read(
+        self, readers: asyncio.Queue[aiosqlite.Connection]
+    ) -> AsyncIterator[aiosqlite.Connection]:
+        """A read transaction on a read connection lent for its duration."""
+        conn = await readers.get()
+        try:
+            if self._readers is not readers:  # closed while we waited
+                raise StorageError("storage is not open")
+            async with self._within(conn, "BEGIN"):
+                yield conn
+        finally:
+            readers.put_nowait(conn)
+
+    @classmethod
+    @asynccontextmanager
+    async def _within(cls, conn: aiosqlite.Connection, begin: str) -> AsyncIterator[None]:
+        try:
+            await conn.execute(begin)
+            yield
+            await conn.execute("COMMIT")
+        except BaseException as exc:
+            # Shielded: even if we are being cancelled, the connection must
+            # not be handed to the next handler with our transaction open.
+            await asyncio.shield(cls._rollback(conn))
+            if _is_busy(exc):
+                raise StorageBusy(f"database is locked: {exc}") from exc
+            raise
 
     @staticmethod
     async def _rollback(conn: aiosqlite.Connection) -> None:
@@ -176,7 +309,10 @@ class SqliteStorage:
 
     def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
         # A (deferred) read transaction gives one consistent snapshot across queries.
-        return self._transaction("BEGIN")
+        readers = self._readers
+        if readers is None:  # :memory:, or closed (then _transaction refuses)
+            return self._transaction("BEGIN")
+        return self._pooled_read(readers)
 
     # ------------------------------------------------------------------ query helpers
 
@@ -391,9 +527,7 @@ class SqliteStorage:
         sql = "SELECT * FROM games WHERE guild_id = ?"
         params: list[Any] = [guild_id]
         if statuses is not None:
-            wanted = sorted(set(statuses))
-            if not all(is_status(s) for s in wanted):
-                raise InvalidRequest(f"unknown status in {wanted}")
+            wanted = _statuses(statuses)
             if not wanted:
                 return []
             sql += f" AND status IN ({','.join('?' * len(wanted))})"
@@ -401,6 +535,45 @@ class SqliteStorage:
         sql += " ORDER BY updated_at DESC, id DESC LIMIT ?"
         async with self._read() as conn:
             return await self._records(conn, await self._all(conn, sql, [*params, limit]))
+
+    async def active_games_after(
+        self, after_id: int, limit: int = 100, statuses: Collection[str] = ("active",)
+    ) -> list[GameRecord]:
+        if limit < 1:
+            raise InvalidRequest("limit must be positive")
+        wanted = _statuses(statuses)
+        if not wanted:
+            return []
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                f"SELECT * FROM games WHERE status IN ({','.join('?' * len(wanted))})"
+                " AND id > ? ORDER BY id LIMIT ?",
+                [*wanted, after_id, limit],
+            )
+            return await self._records(conn, rows)
+
+    async def open_games_of(self, guild_id: int, user_id: int) -> list[GameRecord]:
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                "SELECT g.* FROM seats s JOIN games g ON g.id = s.game_id"
+                " WHERE s.user_id = ? AND g.guild_id = ? AND g.status IN ('lobby', 'active')"
+                " ORDER BY g.id",
+                (user_id, guild_id),
+            )
+            return await self._records(conn, rows)
+
+    async def idle_lobbies(self, before: str) -> list[GameRecord]:
+        cutoff = _utc_iso(before)
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                "SELECT * FROM games WHERE status = 'lobby' AND updated_at < ?"
+                " ORDER BY updated_at, id",
+                (cutoff,),
+            )
+            return await self._records(conn, rows)
 
     # ------------------------------------------------------------------ lobby
 
@@ -490,6 +663,40 @@ class SqliteStorage:
                 " WHERE game_id = ?",
                 (game_id, seat, notation, now, version + 1, log, int(ends_turn), game_id),
             )
+            if results is not None:
+                await self._insert_results(conn, game_id, results)
+            return await self._load(conn, game_id)
+
+    async def resign_seat(
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        state: dict[str, Any],
+        results: Sequence[ResultRow] | None = None,
+        *,
+        cancel: bool = False,
+    ) -> GameRecord:
+        if results is not None and cancel:
+            raise InvalidRequest("a resignation either finishes the game or cancels it")
+        async with self._write() as conn:
+            game = await self._guard(conn, game_id, version, ("active",), NotActive)
+            self._check_seat(game, seat)
+            if game.seats[seat].is_bot:
+                raise InvalidRequest(f"seat {seat} of game {game_id} is a bot")
+            if game.seats[seat].resigned:
+                raise InvalidRequest(f"seat {seat} of game {game_id} has already resigned")
+            columns: dict[str, Any] = {"state": _dump(state)}
+            if results is not None:
+                self._check_results(game, results)
+                columns["status"] = "finished"
+            elif cancel:
+                columns["status"] = "cancelled"
+            await conn.execute(
+                "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
+            )
+            ended = results is not None or cancel
+            await self._bump(conn, game_id, version, ended=ended, **columns)
             if results is not None:
                 await self._insert_results(conn, game_id, results)
             return await self._load(conn, game_id)
@@ -622,6 +829,26 @@ FROM totals t JOIN latest l ON l.user_id = t.user_id AND l.n = 1
 ORDER BY t.wins DESC, t.win_rate DESC, t.games DESC, t.points DESC, t.user_id
 LIMIT ?
 """
+
+
+def _statuses(statuses: Collection[str]) -> list[str]:
+    if isinstance(statuses, str):  # "active" would otherwise read as its letters
+        statuses = (statuses,)
+    wanted = sorted(set(statuses))
+    if not all(is_status(s) for s in wanted):
+        raise InvalidRequest(f"unknown status in {wanted}")
+    return wanted
+
+
+def _utc_iso(moment: str) -> str:
+    """``moment`` in the exact form of the stored timestamps, so text comparison works."""
+    try:
+        parsed = datetime.fromisoformat(moment)
+    except (TypeError, ValueError) as exc:
+        raise InvalidRequest(f"not an ISO-8601 date and time: {moment!r}") from exc
+    if parsed.utcoffset() is None:
+        raise InvalidRequest(f"{moment!r} has no UTC offset")
+    return parsed.astimezone(UTC).isoformat(timespec="microseconds")
 
 
 _MOVE_COLUMNS = "ply, seat, notation, created_at, version, events, ends_turn"

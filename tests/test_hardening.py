@@ -1,0 +1,294 @@
+"""Hardening: nothing a hostile or unlucky user does locks a channel, games the
+leaderboard, squats a server or gets lost past the first page of games.
+
+On the real service, a real SQLite file and the real engines (Through the
+Desert and the test-only Oasis Nim).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.errors import UserError
+from bot.service import GameService, Limits, Session
+from bot.storage import Storage, open_storage
+from games.core import bot_move
+from tests.contract import all_specs
+
+GUILD = 100
+ALICE, BOB, CAROL = 1, 2, 3
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    store = await open_storage(f"sqlite:///{tmp_path / 'games.db'}")
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+def service(storage: Storage) -> GameService:
+    return GameService(storage, all_specs(), Limits(lobbies=2, games=400, lobby_hours=48))
+
+
+async def started(
+    service: GameService,
+    channel: int,
+    *joiners: int,
+    bots: int = 0,
+    game: str = "desert",
+    first: int | None = None,
+) -> Session:
+    await service.create(
+        kind_key=game, guild_id=GUILD, channel_id=channel, user_id=ALICE, name="Alice", bots=bots
+    )
+    for user in joiners:
+        await service.join(channel, user, f"user{user}")
+    return (await service.start(channel, ALICE, first)).after
+
+
+def corrupt(storage: Storage, game_id: int) -> None:
+    """What a damaged row or a state from another version looks like to the engine."""
+    path = storage.path  # type: ignore[attr-defined]
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET state = '{\"version\": 999}' WHERE id = ?", (game_id,))
+
+
+# --------------------------------------------------------------------------- 1. unloadable games
+
+
+async def test_a_game_that_cannot_be_loaded_locks_nothing(
+    service: GameService, storage: Storage
+) -> None:
+    bad = await started(service, 10, BOB)
+    good = await started(service, 11, BOB)
+    corrupt(storage, bad.id)
+    service.forget_cached_states()
+
+    broken = await service.require_session(10)
+    assert broken.broken and broken.to_act == () and broken.decisions == ()
+    with pytest.raises(UserError) as info:
+        await service.play(10, ALICE, "white C5")
+    assert info.value.key == "game.broken"
+    # The background jobs go on serving the other games.
+    later = datetime.now(UTC) + timedelta(days=2)
+    due = [s.id async for s in service.due_reminders(later, timedelta(hours=24))]
+    assert due == [good.id]
+    # Its creator cancels it from the record alone, then the channel is free again.
+    with pytest.raises(UserError):
+        await service.cancel(10, BOB, is_admin=False)
+    assert (await service.cancel(10, ALICE, is_admin=False)).record.status == "cancelled"
+    fresh = await service.create(
+        kind_key="desert", guild_id=GUILD, channel_id=10, user_id=BOB, name="Bob"
+    )
+    assert fresh.record.status == "lobby"
+
+
+async def test_a_game_of_a_kind_no_longer_hosted_is_broken_not_fatal(
+    storage: Storage,
+) -> None:
+    everything = GameService(storage, all_specs())
+    nim = await started(everything, 12, BOB, game="nim")
+    desert_only = GameService(storage, {"desert": all_specs()["desert"]})
+    session = await desert_only.require_session(12)
+    assert session.id == nim.id and session.broken == "unknown_kind"
+    assert (await desert_only.cancel(12, 0, is_admin=True)).record.status == "cancelled"
+
+
+# --------------------------------------------------------------------------- 2. no silent limits
+
+
+async def test_every_one_of_300_games_is_resumed_and_reminded(
+    service: GameService, storage: Storage
+) -> None:
+    """Past any page size: each game whose bot must move moves, each due player is reminded."""
+    count = 300
+    for channel in range(1000, 1000 + count):
+        # Seat 1 is a bot and plays first, so every game waits on a bot.
+        await started(service, channel, bots=1, first=1)
+    waiting = [r.id async for r in service.all_games()]
+    assert len(waiting) == count == len(set(waiting))
+    resumed = 0
+    async for record in service.all_games():  # what the bot does after a restart
+        session = await service.get(record.id)
+        assert session is not None
+        if any(session.ai_plays(s) for s in session.to_act):
+            report = await service.advance(session)
+            resumed += bool(report.turns)
+    assert resumed == count
+    later = datetime.now(UTC) + timedelta(days=2)
+    reminded = [s.id async for s in service.due_reminders(later, timedelta(hours=24))]
+    assert sorted(reminded) == sorted(waiting)
+
+
+# --------------------------------------------------------------------------- 3. fair leaderboards
+
+
+async def test_resigning_before_a_whole_round_makes_nobody_win(
+    service: GameService, storage: Storage
+) -> None:
+    await started(service, 20, BOB)
+    report = await service.resign(20, BOB)
+    assert report.ended and report.void
+    assert report.after.record.status == "cancelled"
+    assert await storage.leaderboard(GUILD) == []
+
+
+async def test_resigning_after_a_whole_round_is_a_win(
+    service: GameService, storage: Storage
+) -> None:
+    session = await started(service, 21, BOB)
+    for _ in range(2):  # each seat plays once
+        seat = session.to_act[0]
+        user = session.seat(seat).user_id
+        assert user is not None
+        spec = session.spec
+        move = bot_move(spec.engine, spec.bot, session.state, seat, 0)
+        session = (await service.play(21, user, spec.engine.format_move(move))).after
+    report = await service.resign(21, BOB)
+    assert report.ended and not report.void
+    rows = {r.user_id: r for r in await storage.leaderboard(GUILD)}
+    assert rows[ALICE].wins == 1 and rows[BOB].wins == 0
+
+
+async def test_a_running_game_is_cancelled_only_by_every_player_or_a_moderator(
+    service: GameService,
+) -> None:
+    game = await started(service, 22, BOB, CAROL)
+    with pytest.raises(UserError) as info:
+        await service.cancel(22, ALICE, is_admin=False)  # the creator alone
+    assert info.value.key == "game.cancel_needs_vote"
+    first = await service.vote_cancel(22, ALICE, game.id)
+    assert not first.cancelled and set(first.waiting) == {"user2", "user3"}
+    again = await service.vote_cancel(22, ALICE, game.id)  # voting twice changes nothing
+    assert not again.cancelled
+    with pytest.raises(UserError):
+        await service.vote_cancel(22, 99, game.id)  # not a player
+    await service.vote_cancel(22, BOB, game.id)
+    last = await service.vote_cancel(22, CAROL, game.id)
+    assert last.cancelled and last.session.record.status == "cancelled"
+    other = await started(service, 23, BOB)
+    assert (await service.cancel(23, CAROL, is_admin=True)).record.status == "cancelled"
+    with pytest.raises(UserError):
+        await service.cancel_by_id(GUILD, other.id, is_moderator=False)
+
+
+# --------------------------------------------------------------------------- 4. no squatting
+
+
+async def test_open_lobbies_are_capped_per_user(service: GameService) -> None:
+    for channel in (30, 31):
+        await service.create(
+            kind_key="desert", guild_id=GUILD, channel_id=channel, user_id=ALICE, name="A"
+        )
+    with pytest.raises(UserError) as info:
+        await service.create(
+            kind_key="desert", guild_id=GUILD, channel_id=32, user_id=ALICE, name="A"
+        )
+    assert info.value.key == "lobby.too_many_lobbies"
+    # Someone else may still open one, and Alice may once she starts one.
+    await service.create(kind_key="desert", guild_id=GUILD, channel_id=32, user_id=BOB, name="B")
+
+
+async def test_games_per_user_are_capped(storage: Storage) -> None:
+    service = GameService(storage, all_specs(), Limits(lobbies=5, games=2))
+    await started(service, 40, BOB)
+    await started(service, 41, BOB)
+    with pytest.raises(UserError) as info:
+        await service.create(
+            kind_key="desert", guild_id=GUILD, channel_id=42, user_id=BOB, name="B"
+        )
+    assert info.value.key == "lobby.too_many_games"
+    await service.create(kind_key="desert", guild_id=GUILD, channel_id=42, user_id=CAROL, name="C")
+    with pytest.raises(UserError) as info:
+        await service.join(42, BOB, "B")
+    assert info.value.key == "lobby.too_many_games"
+
+
+async def test_idle_lobbies_expire(service: GameService) -> None:
+    lobby = await service.create(
+        kind_key="desert", guild_id=GUILD, channel_id=50, user_id=ALICE, name="A"
+    )
+    now = datetime.now(UTC)
+    assert await service.expire_idle_lobbies(now + timedelta(hours=47)) == []
+    closed = await service.expire_idle_lobbies(now + timedelta(hours=49))
+    assert [s.id for s in closed] == [lobby.id]
+    assert await service.session_in(50) is None
+
+
+# --------------------------------------------------------------------------- 8. atomic resignation
+
+
+async def test_a_move_racing_a_resignation_is_before_it_or_refused(
+    service: GameService, storage: Storage
+) -> None:
+    session = await started(service, 60, BOB, CAROL)
+    seat = session.to_act[0]
+    mover = session.seat(seat).user_id
+    assert mover is not None
+    resigner = next(u for u in (ALICE, BOB, CAROL) if u != mover)
+    spec = session.spec
+    move = spec.engine.format_move(bot_move(spec.engine, spec.bot, session.state, seat, 0))
+    results = await asyncio.gather(
+        service.play(60, mover, move), service.resign(60, resigner), return_exceptions=True
+    )
+    assert not isinstance(results[1], BaseException)  # a resignation is re-done on a new board
+    after = await service.require_session(60)
+    moves = await storage.moves(after.id)
+    assert [s.user_id for s in after.record.seats if s.resigned] == [resigner]
+    landed = not isinstance(results[0], BaseException)
+    assert len(moves) == (1 if landed else 0)  # applied whole, or refused: never half
+    if not landed:
+        assert isinstance(results[0], UserError)
+
+
+# --------------------------------------------------------------------------- 5. safe names
+
+
+async def test_hostile_display_names_are_posted_safely(service: GameService) -> None:
+    """Markdown, a masked link, a bidi override and 200 characters: stored clean,
+    escaped in messages, drawn as plain letters on the board."""
+    from cogs.lobby_text import lobby_lines
+    from render.text import display_name
+
+    hostile = "**Boss** [free nitro](https://evil.example) \u202eevil @everyone " + "x" * 200
+    await service.create(kind_key="desert", guild_id=GUILD, channel_id=70, user_id=ALICE, name="A")
+    lobby = await service.join(70, BOB, hostile)
+    stored = lobby.record.seats[1].name
+    assert len(stored) <= 32 and "\u202e" not in stored
+    text = "\n".join(lobby_lines(lobby, "en"))
+    assert "](" not in text and "**Boss**" not in text and "@everyone" not in text
+    drawn = display_name(stored, 1, "en")
+    assert "\u202e" not in drawn and len(drawn) <= 32
+
+
+async def test_a_repeated_board_comes_from_the_cache(service: GameService) -> None:
+    from cogs import boards
+
+    session = await started(service, 80, BOB)
+    calls = []
+
+    class Counting:
+        def board(self, view: object, names: object, lang: str, tags: object = ()) -> bytes:
+            calls.append(lang)
+            return b"png"
+
+        def hand(self, view: object, names: object, lang: str) -> bytes | None:
+            return None
+
+    boards.register("desert", Counting())
+    try:
+        for _ in range(3):
+            await boards.board_file(session, None, "en")
+        await boards.board_file(session, None, "fr")
+    finally:
+        from cogs.desert import DesertRenderer
+
+        boards.register("desert", DesertRenderer())
+    assert calls == ["en", "fr"]  # drawn once per language, then served from the cache
