@@ -13,7 +13,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from bot.storage import (
     results_for,
 )
 from tests.e2e import ROOT
+from tests.sockets import closed_port, contacted
 
 GUILD = 1000
 NOISE = ("Traceback", "Event loop is closed", "Task was destroyed", "was never awaited")
@@ -285,31 +285,6 @@ def test_backup_command_errors_are_one_line(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------------------- damaged database
-
-
-@pytest.fixture
-def sentinel() -> Iterator[socket.socket]:
-    """A port that listens but never answers: a connection attempt shows in its backlog."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        s.listen(8)
-        s.setblocking(False)
-        yield s
-
-
-def contacted(sentinel: socket.socket) -> bool:
-    try:
-        conn, _ = sentinel.accept()
-    except BlockingIOError:
-        return False
-    conn.close()
-    return True
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def damage(path: Path) -> None:

@@ -9,27 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
 from bot.errors import UserError
 from bot.service import GameService, Limits, Session
-from bot.storage import Storage, open_storage
+from bot.storage import Storage
 from games.core import bot_move
 from tests.contract import all_specs
 
 GUILD = 100
 ALICE, BOB, CAROL = 1, 2, 3
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    store = await open_storage(f"sqlite:///{tmp_path / 'games.db'}")
-    yield store
-    await store.close()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -20,13 +19,6 @@ from tests.contract import all_specs
 
 GUILD, CHANNEL = 100, 200
 ALICE, BOB, CAROL = 1, 2, 3
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    store = await open_storage(f"sqlite:///{tmp_path / 'games.db'}")
-    yield store
-    await store.close()
 
 
 @pytest.fixture

@@ -15,13 +15,13 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.e2e import ROOT, BotProcess
 from tests.fakediscord import FakeDiscord
+from tests.sockets import closed_port, contacted
 
 # Settings the bot reads; none may leak in from the developer's shell.
 SETTINGS = (
@@ -39,31 +39,6 @@ NOISE = ("Traceback", "Event loop is closed", "Task was destroyed", "was never a
 
 def clean_environ() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS)}
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture
-def sentinel() -> Iterator[socket.socket]:
-    """A port that listens but never answers: any connection attempt shows in its backlog."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        s.listen(8)
-        s.setblocking(False)
-        yield s
-
-
-def contacted(sentinel: socket.socket) -> bool:
-    try:
-        conn, _ = sentinel.accept()
-    except BlockingIOError:
-        return False
-    conn.close()
-    return True
 
 
 def run_bot(
