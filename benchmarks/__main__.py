@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from bot import registry
-from bot.service import GameService, Session
+from bot.service import GameService
+from bot.session import Session
 from bot.storage import open_storage
 from cogs.play import game_cog_class
 from cogs.suggest import move_choices

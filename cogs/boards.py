@@ -12,7 +12,7 @@ from typing import Any, Protocol
 import discord
 
 from bot import i18n
-from bot.service import Session
+from bot.session import Session
 from games.core import Seat
 
 

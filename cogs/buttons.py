@@ -19,7 +19,8 @@ import discord
 from bot import i18n
 from bot.app import send_ephemeral
 from bot.errors import UserError, refusal
-from bot.service import CancelVote, GameService, Session
+from bot.service import GameService
+from bot.session import CancelVote, Session
 from cogs.lobby_text import lobby_lines, seat_lines
 from cogs.replies import title
 from cogs.suggest import move_choices

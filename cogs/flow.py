@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot import i18n
-from bot.service import GameService, MoveReport, Session
+from bot.service import GameService
+from bot.session import MoveReport, Session
 from cogs.boards import board_file
 from cogs.buttons import turn_view
 from cogs.replies import (

@@ -13,7 +13,8 @@ from discord.ext import commands
 from bot import i18n, registry
 from bot.errors import UserError
 from bot.names import clean_name, md
-from bot.service import GameService, Session
+from bot.service import GameService
+from bot.session import Session
 from bot.translator import cmd
 from cogs import options as game_options
 from cogs.boards import board_file, hand_file

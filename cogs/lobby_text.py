@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot import i18n
 from bot.names import md
-from bot.service import Session
+from bot.session import Session
 from cogs import options as game_options
 from cogs.replies import title
 

@@ -20,7 +20,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
-from bot.service import GameService, Session
+from bot.service import GameService
+from bot.session import Session
 from bot.translator import cmd
 from cogs import boards
 from cogs.flow import answer

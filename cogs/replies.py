@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import discord
 
 from bot import i18n
-from bot.service import MoveReport, Session, Turn, iter_mentions
+from bot.session import MoveReport, Session, Turn, iter_mentions
 from cogs.boards import board_file
 from games.core import Event, Seat
 

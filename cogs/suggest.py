@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import i18n
-from bot.service import Session
+from bot.session import Session
 from games.core import Seat, bot_move, complete, derive_seed
 
 CHOICE_LIMIT = 25  # Discord: at most 25 suggestions of at most 100 characters

@@ -14,7 +14,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.errors import UserError
-from bot.service import GameService, Limits, Session
+from bot.service import GameService, Limits
+from bot.session import Session
 from bot.storage import Storage
 from games.core import bot_move
 from tests.contract import all_specs

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from bot.errors import UserError
-from bot.service import GameService, Session, seating, standings
+from bot.service import GameService
+from bot.session import Session, seating, standings
 from bot.storage import SeatRecord, Storage, open_storage
 from games.core import InvalidMove, InvalidOption, MoveError, Outcome, bot_move
 from games.desert import GAME

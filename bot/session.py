@@ -1,0 +1,212 @@
+"""A game as the platform handles it: its record and loaded state (Session),
+what a move did (Turn, MoveReport) and how a finished game ranks (standings).
+
+Plain values; :mod:`bot.service` makes and changes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.errors import UserError
+from bot.names import md
+from bot.storage import GameRecord, ResultRow, SeatRecord, results_for
+from games.core import Decision, Event, GameSpec, Outcome, Rng, Seat, derive_seed
+
+
+@dataclass(frozen=True)
+class Session:
+    """A game record with its engine state loaded.
+
+    ``broken`` says why a stored game cannot be loaded (a damaged row, a state
+    from an incompatible version, a game this bot no longer hosts): such a
+    game shows that in /game status and can be cancelled from its record, so
+    it never locks its channel; everything that needs the engine refuses.
+    """
+
+    record: GameRecord
+    found: GameSpec | None
+    state: Any | None = None
+    broken: str = ""
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def key(self) -> str:
+        return self.record.kind
+
+    @property
+    def spec(self) -> GameSpec:
+        if self.found is None or self.broken:
+            raise UserError("game.broken", id=self.id)
+        return self.found
+
+    @property
+    def lang(self) -> str:
+        """The game's language: its public posts and boards are in it."""
+        return self.record.lang
+
+    @property
+    def engine(self) -> Any:
+        return self.spec.engine
+
+    @property
+    def names(self) -> list[str]:
+        """Display names as stored (cleaned when they sat down): for images and labels."""
+        return [seat.name for seat in self.record.seats]
+
+    def shown(self, seat: Seat) -> str:
+        """A seat's name escaped for a Discord message (no Markdown, links or pings)."""
+        return md(self.record.seats[seat].name)
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        for seat in self.record.seats:
+            if seat.user_id == user_id and not seat.is_bot:
+                return seat.seat
+        return None
+
+    def seat(self, seat: Seat) -> SeatRecord:
+        return self.record.seats[seat]
+
+    def ai_plays(self, seat: Seat) -> bool:
+        """Bot seats, and resigned players whose seat the AI now plays."""
+        record = self.record.seats[seat]
+        return record.is_bot or record.resigned
+
+    @property
+    def decisions(self) -> tuple[Decision, ...]:
+        if self.state is None or self.broken or self.record.status != "active":
+            return ()
+        return tuple(self.engine.decisions(self.state))
+
+    @property
+    def to_act(self) -> tuple[Seat, ...]:
+        if self.state is None or self.broken or self.record.status != "active":
+            return ()
+        return tuple(self.engine.to_act(self.state))
+
+    @property
+    def outcome(self) -> Outcome | None:
+        if self.state is None or self.broken:
+            return None
+        result: Outcome | None = self.engine.outcome(self.state)
+        return result
+
+    def view(self, seat: Seat | None) -> Any:
+        return self.engine.view(self.state, seat)
+
+    def hand(self, seat: Seat) -> tuple[Event, ...]:
+        return tuple(self.engine.hand(self.state, seat))
+
+    def standings(self) -> tuple[Standing, ...]:
+        return standings(self.record.seats, self.outcome)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Consecutive atomic moves one seat made, as notation, with their events."""
+
+    seat: Seat
+    moves: tuple[str, ...]
+    by_ai: bool
+    events: tuple[Event, ...] = ()
+
+    def public_events(self) -> tuple[Event, ...]:
+        return tuple(e for e in self.events if e.to is None)
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    before: Session
+    after: Session
+    turns: tuple[Turn, ...]  # the player's command first, then AI turns
+    ended: bool = False
+    # False while the player still acts in the same turn (a first camel):
+    # such a step is answered privately; the turn's post comes at its end.
+    turn_over: bool = True
+    # Ended by resignations before a whole round: cancelled, it counts for nobody.
+    void: bool = False
+
+    def private_events(self) -> dict[Seat, tuple[Event, ...]]:
+        """Per seat, the events only it may read, in order."""
+        found: dict[Seat, list[Event]] = {}
+        for turn in self.turns:
+            for event in turn.events:
+                if event.to is not None:
+                    found.setdefault(event.to, []).append(event)
+        return {seat: tuple(events) for seat, events in found.items()}
+
+
+@dataclass(frozen=True)
+class CancelVote:
+    session: Session
+    cancelled: bool
+    waiting: tuple[str, ...]  # names of the players who have not agreed yet
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A seat's place in a finished game as the leaderboard records it."""
+
+    seat: Seat
+    score: int
+    rank: int
+    won: bool
+
+
+def standings(seats: Sequence[SeatRecord], outcome: Outcome | None) -> tuple[Standing, ...]:
+    """The engine's ranking (tie-breaks included) among those still in; resigned last.
+
+    Without an outcome (the game ended by resignation) those still in share
+    the win. The final post and the stored results both come from here.
+    """
+    still_in = [s.seat for s in seats if not s.resigned]
+    last = 1 + len(still_in)
+    out = []
+    for s in seats:
+        if s.resigned:
+            rank = last
+        elif outcome is None:
+            rank = 1
+        else:
+            rank = 1 + sum(1 for o in still_in if outcome.ranks[o] < outcome.ranks[s.seat])
+        score = outcome.scores[s.seat] if outcome is not None else 0
+        out.append(Standing(s.seat, score, rank, won=not s.resigned and rank == 1))
+    return tuple(out)
+
+
+def result_rows(seats: Sequence[SeatRecord], outcome: Outcome | None) -> list[ResultRow]:
+    table = standings(seats, outcome)
+    return list(
+        results_for(
+            seats,
+            [s.score for s in table],
+            [s.rank for s in table],
+            {s.seat for s in table if s.won},
+        )
+    )
+
+
+def seating(seed: int, count: int, first: Seat | None = None) -> list[int]:
+    """Lobby seats in playing order: shuffled from the game's seed (reproducible).
+
+    When the host names who starts, the shuffled circle is turned so that
+    player sits first and the others keep their drawn order.
+    """
+    order, _ = Rng.from_seed(derive_seed(seed, count)).shuffled(range(count))
+    if first is None:
+        return list(order)
+    at = order.index(first)
+    return list(order[at:] + order[:at])
+
+
+def iter_mentions(session: Session) -> Iterator[int]:
+    """User ids of the humans who must act now (AI seats never need a ping)."""
+    for seat in session.to_act:
+        record = session.seat(seat)
+        if record.user_id is not None and not session.ai_plays(seat):
+            yield record.user_id
