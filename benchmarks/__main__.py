@@ -73,8 +73,10 @@ def bench_legal_moves(spec: GameSpec) -> list[Figure]:
     for players in range(engine.min_players, engine.max_players + 1):
         for state in states_of_a_game(spec, players, 5):
             for seat in engine.to_act(state):
+                # A resampled twin has the same legal moves, but no cache has seen it.
+                twin = engine.resample(state, seat, len(samples))
                 start = time.perf_counter()
-                engine.legal_moves(state, seat)
+                engine.legal_moves(twin, seat)
                 samples.append((time.perf_counter() - start) * 1000)
     p95 = percentile(samples, 0.95)
     return [Figure(f"{spec.key}: legal moves, p95", f"{p95:.2f} ms", "≤ 5 ms", p95 <= 5)]
@@ -148,16 +150,23 @@ async def bench_service(spec: GameSpec, moves: int) -> list[Figure]:
     ac95 = percentile(complete_ms, 0.95)
     cold95 = percentile(cold_ms, 0.95)
     return [
-        Figure("move handling (parse + apply + save), p50", f"{p50:.2f} ms", "—", True),
-        Figure("move handling (parse + apply + save), p95", f"{p95:.2f} ms", "≤ 15 ms", p95 <= 15),
         Figure(
-            "autocomplete as the cog answers it (load + suggestions), p95",
+            f"{spec.key}: move handling (parse + apply + save), p50", f"{p50:.2f} ms", "—", True
+        ),
+        Figure(
+            f"{spec.key}: move handling (parse + apply + save), p95",
+            f"{p95:.2f} ms",
+            "≤ 15 ms",
+            p95 <= 15,
+        ),
+        Figure(
+            f"{spec.key}: autocomplete as the cog answers it, p95",
             f"{ac95:.2f} ms",
             "≤ 20 ms",
             ac95 <= 20,
         ),
         Figure(
-            "autocomplete, state parsed from JSON (cold), p95",
+            f"{spec.key}: autocomplete, state parsed from JSON (cold), p95",
             f"{cold95:.2f} ms",
             "≤ 20 ms",
             cold95 <= 20,
@@ -222,7 +231,7 @@ def main() -> None:
         figures += bench_legal_moves(spec)
         figures += bench_render(spec, max(5, int(50 * scale)))
         figures += bench_playouts(spec, max(2, int(10 * scale)))
-    figures += asyncio.run(bench_service(specs[0], max(50, int(400 * scale))))
+        figures += asyncio.run(bench_service(spec, max(50, int(400 * scale))))
     for figure in figures:
         print(f"{figure.name:55} {figure.value:>18}  target {figure.target}")
     write_report(figures, args.out)

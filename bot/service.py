@@ -374,7 +374,7 @@ class GameService:
             if seen != session.record.version:
                 await self._refuse_if_moved_since(session, seat, seen)
             if seat not in session.to_act:
-                waiting = ", ".join(session.shown(s) for s in session.to_act)
+                waiting = ", ".join(session.shown(s) for s in session.awaited)
                 raise UserError("game.not_your_turn", players=waiting)
             if not text:
                 raise UserError("move.empty")

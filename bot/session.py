@@ -90,6 +90,12 @@ class Session:
         return tuple(self.engine.to_act(self.state))
 
     @property
+    def awaited(self) -> tuple[Seat, ...]:
+        """Seats the game waits for: ``to_act`` less those whose only decisions
+        are optional (they may act, but nobody is pinged or reminded for them)."""
+        return tuple(dict.fromkeys(d.seat for d in self.decisions if not d.optional))
+
+    @property
     def outcome(self) -> Outcome | None:
         if self.state is None or self.broken:
             return None
@@ -206,7 +212,7 @@ def seating(seed: int, count: int, first: Seat | None = None) -> list[int]:
 
 def iter_mentions(session: Session) -> Iterator[int]:
     """User ids of the humans who must act now (AI seats never need a ping)."""
-    for seat in session.to_act:
+    for seat in session.awaited:
         record = session.seat(seat)
         if record.user_id is not None and not session.ai_plays(seat):
             yield record.user_id

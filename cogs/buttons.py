@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -175,7 +175,7 @@ async def offer_moves(interaction: discord.Interaction, session: Session) -> Non
     if session.ai_plays(seat):
         raise UserError("game.you_resigned")
     if seat not in session.to_act:
-        waiting = ", ".join(session.shown(s) for s in session.to_act)
+        waiting = ", ".join(session.shown(s) for s in session.awaited)
         raise UserError("game.not_your_turn", players=waiting)
     choices = move_choices(session, seat, "", locale)
     view = discord.ui.View(timeout=None)
@@ -237,15 +237,77 @@ class MoveSelect(
         await flow.answer(interaction, service, report)
 
 
+# A game's cog may name moves worth a button of their own on the turn post
+# (Nomadi: buy / refuse, reroll / pay); see GameCog.quick_moves.
+QuickMoves = Callable[[Session], Sequence[Any]]
+_QUICK_MOVES: dict[str, QuickMoves] = {}
+MAX_QUICK = 4  # one row of five buttons, "Your move" included
+
+
+def register_quick_moves(key: str, quick_moves: QuickMoves) -> None:
+    _QUICK_MOVES[key] = quick_moves
+
+
 def turn_view(session: Session) -> discord.ui.View | None:
-    """The "Your move" entry under a turn post, when a human must act."""
+    """The "Your move" entry under a turn post, when a human must act, after
+    the game's buttons for its quick decisions (in the game's language)."""
     if session.record.status != "active":
         return None
     if not any(not session.ai_plays(s) for s in session.to_act):
         return None
     view = discord.ui.View(timeout=None)
+    engine = session.engine
+    quick = _QUICK_MOVES.get(session.key)
+    for move in (quick(session) if quick is not None else ())[:MAX_QUICK]:
+        notation = engine.format_move(move)
+        words = engine.move_words(move)
+        label = notation if words is None else i18n.term(session.lang, words)
+        view.add_item(QuickButton(session.id, session.record.version, notation, label))
     view.add_item(MoveButton(session.id, i18n.t(session.lang, "button.move")))
     return view
+
+
+class QuickButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"quick:(?P<game>\d+):(?P<version>\d+):(?P<move>[^:]{1,60})",
+):
+    """One move in one click (``buy``); played like the same /<game> move, so the
+    service checks the clicking user and, if the game moved on, the move again."""
+
+    def __init__(self, game_id: int, version: int, notation: str, label: str = "") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=(label or notation)[:80],
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"quick:{game_id}:{version}:{notation[:60]}",
+            )
+        )
+        self.game_id = game_id
+        self.version = version
+        self.notation = notation
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> QuickButton:
+        return cls(int(match["game"]), int(match["version"]), match["move"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guard(interaction, self.act(interaction))
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        from cogs import flow  # flow posts these buttons: imported late, no cycle
+
+        assert interaction.channel_id is not None
+        await game_here(interaction, self.game_id)
+        service = service_of(interaction)
+        report = await service.play(
+            interaction.channel_id,
+            interaction.user.id,
+            self.notation,
+            expected_version=self.version,
+        )
+        await flow.answer(interaction, service, report)
 
 
 # --------------------------------------------------------------------------- resign
@@ -350,4 +412,11 @@ def cancel_vote_view(session: Session) -> discord.ui.View:
     return view
 
 
-DYNAMIC_ITEMS = (LobbyButton, MoveButton, MoveSelect, ResignButton, CancelVoteButton)
+DYNAMIC_ITEMS = (
+    LobbyButton,
+    MoveButton,
+    MoveSelect,
+    QuickButton,
+    ResignButton,
+    CancelVoteButton,
+)

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot import i18n, registry
 from bot.translator import cmd
 from cogs.replies import EMBED_COLOUR
+from games import catalogue
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -35,6 +36,13 @@ class Help(commands.Cog):
             embed.add_field(
                 name=i18n.t(locale, f"{key}.name"), value=i18n.t(locale, key), inline=False
             )
+        for game in registry.specs():  # each game's own short guide, from its catalogue
+            if catalogue.has(f"{game}.help"):
+                embed.add_field(
+                    name=i18n.t(locale, f"{game}.title"),
+                    value=i18n.t(locale, f"{game}.help")[:1024],
+                    inline=False,
+                )
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

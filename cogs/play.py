@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
@@ -23,7 +24,7 @@ from bot.errors import UserError
 from bot.service import GameService
 from bot.session import Session
 from bot.translator import cmd
-from cogs import boards
+from cogs import boards, buttons
 from cogs.flow import answer
 from cogs.suggest import move_choices, waiting_choice
 from games.core import Seat
@@ -50,6 +51,12 @@ class GameCog(commands.GroupCog):
 
     async def cog_load(self) -> None:
         boards.register(self.key, self.renderer)
+        buttons.register_quick_moves(self.key, self.quick_moves)
+
+    def quick_moves(self, session: Session) -> Sequence[Any]:
+        """Moves that get a button of their own on the turn post (a few, short:
+        buy / refuse); the "Your move" picker and /<game> move do the rest."""
+        return ()
 
     # ------------------------------------------------------------------ helpers for subclasses
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import discord
 
 from bot import i18n
+from bot.names import md
 from bot.session import MoveReport, Session, Turn, iter_mentions
 from cogs.boards import board_file
 from games.core import Event, Seat
@@ -40,8 +41,10 @@ def title(session: Session, locale: object) -> str:
 
 
 def describe(event: Event, locale: object) -> str:
-    """An event's text, its details in brackets after it."""
-    text = i18n.translate(locale, event.key, event.params)
+    """An event's text, its details in brackets after it. Text parameters are
+    data, never markup: a player's words (a Nomadi bribe's message) are escaped."""
+    params = {k: md(v) if isinstance(v, str) else v for k, v in event.params.items()}
+    text = i18n.translate(locale, event.key, params)
     if event.details:
         text += f" ({', '.join(describe(d, locale) for d in event.details)})"
     return text
@@ -80,7 +83,7 @@ def next_lines(session: Session, locale: object) -> list[str]:
         i18n.t(
             locale,
             "game.your_turn",
-            player=who(session, d.seat),
+            player=session.shown(d.seat) if d.optional else who(session, d.seat),
             prompt=i18n.translate(locale, d.key, d.params),
         )
         for d in session.decisions
@@ -124,7 +127,7 @@ def score_lines(session: Session, locale: object) -> list[str]:
     if session.state is None or session.record.status != "active":
         return []
     summary = session.engine.summary(session.state)
-    acting = set(session.to_act)
+    acting = set(session.awaited)
     lines = []
     for seat in range(len(session.names)):
         name = session.shown(seat)

@@ -11,7 +11,7 @@ from typing import Any
 
 from bot import i18n
 from bot.session import Session
-from games.core import Seat, bot_move, complete, derive_seed
+from games.core import MoveError, Seat, bot_move, complete, derive_seed
 
 CHOICE_LIMIT = 25  # Discord: at most 25 suggestions of at most 100 characters
 VALUE_LIMIT = 100
@@ -52,8 +52,14 @@ def suggested_turn(session: Session, seat: Seat, words: Any) -> tuple[str, str] 
         state = step.state
         if step.ends_turn or seat not in engine.to_act(state):
             break
+        if any(event.to == seat for event in step.events):
+            break  # a reveal: what follows is the player's to decide once he has seen it
     if len(moves) < 2:
         return None
+    try:
+        engine.parse(session.state, seat, " ".join(engine.format_move(m) for m in moves))
+    except MoveError:
+        return None  # the game ends a command earlier (a Nomadi card deal)
     label = "★ " + " ".join(words(m) for m in moves)
     value = " ".join(engine.format_move(m) for m in moves)
     return label[:VALUE_LIMIT], value[:VALUE_LIMIT]
@@ -61,5 +67,5 @@ def suggested_turn(session: Session, seat: Seat, words: Any) -> tuple[str, str] 
 
 def waiting_choice(session: Session, locale: object) -> tuple[str, str]:
     """The single entry shown to someone with nothing to do: who is awaited."""
-    waiting = ", ".join(session.names[s] for s in session.to_act) or "-"
+    waiting = ", ".join(session.names[s] for s in session.awaited) or "-"
     return i18n.t(locale, "move.waiting_for", players=waiting)[:VALUE_LIMIT], "-"

@@ -165,6 +165,9 @@ class Decision:
     seat: Seat
     key: str
     params: Params = field(default_factory=dict)
+    # A seat that *may* act, though nothing waits for it (a Nomadi bribe):
+    # it can move, but is neither pinged, reminded nor named as awaited.
+    optional: bool = False
 
 
 StateT = TypeVar("StateT")
@@ -561,14 +564,29 @@ def complete(
     head_words = " ".join(w for _, w in prefix)
     out: list[Suggestion] = []
     for move, notation, words in _spread(matching, limit):
+        command = f"{head_notation} {notation}".strip()
+        if prefix and not _parses(game, state, seat, command):
+            continue  # the game ends a command there (e.g. after a reveal)
         out.append(
             Suggestion(
                 label=f"{head_words} {words}".strip(),
-                command=f"{head_notation} {notation}".strip(),
+                command=command,
                 hint=game.move_hint(scratch, seat, move),
             )
         )
+    if not out and prefix and _parses(game, state, seat, head_notation):
+        out.append(Suggestion(label=head_words, command=head_notation))
     return out
+
+
+def _parses(game: Game[StateT, MoveT], state: StateT, seat: Seat, command: str) -> bool:
+    """Whether ``parse`` takes the whole command: a game may refuse some
+    sequences that each move allows (Nomadi ends a command at a card deal)."""
+    try:
+        game.parse(state, seat, command)
+    except MoveError:
+        return False
+    return True
 
 
 def _spread(items: list[tuple[T, str, str]], limit: int) -> list[tuple[T, str, str]]:

@@ -132,6 +132,7 @@ class Row:
     seat: int | None = None
     name: str = ""
     tag: str | None = None
+    colour: RGB | None = None  # the seat's piece colour when the game fixes it (Nomadi)
 
 
 @dataclass(frozen=True)
@@ -507,12 +508,11 @@ def _draw_seat(
         width=m.h(2),
     )
     style = player_style(seat)
+    colour = style.colour if row.colour is None else row.colour
     mid = (box[1] + box[3]) / 2
-    draw.rectangle(
-        (box[0], box[1] + m.px(6), box[0] + m.px(5), box[3] - m.px(6)), fill=style.colour
-    )
+    draw.rectangle((box[0], box[1] + m.px(6), box[0] + m.px(5), box[3] - m.px(6)), fill=colour)
     x = box[0] + m.px(12)
-    draw_player_marker(draw, seat, (x + m.px(20), mid), m.px(13))
+    draw_player_marker(draw, seat, (x + m.px(20), mid), m.px(13), colour=colour)
     draw_text(
         draw,
         (x + m.px(40), mid),

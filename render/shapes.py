@@ -66,10 +66,13 @@ def draw_player_marker(
     centre: Point,
     radius: float,
     edge: Sequence[int] = PAPER,
+    colour: Sequence[int] | None = None,
 ) -> None:
-    """The seat's shape in its colour, edged so it shows on dark or light."""
+    """The seat's shape in its colour (or ``colour``: a game's own piece colour),
+    edged so it shows on dark or light."""
     style = player_style(seat)
-    draw_shape(draw, style.shape, centre, radius, style.colour, edge, width=2)
+    fill = style.colour if colour is None else colour
+    draw_shape(draw, style.shape, centre, radius, fill, edge, width=2)
 
 
 def draw_crown(draw: ImageDraw.ImageDraw, centre: Point, size: float) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot import registry
 from bot.app import Caravanserai
 from bot.config import Config
 
@@ -40,12 +41,14 @@ def walk(payload: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 async def test_the_registry_decides_the_games_offered() -> None:
     """Only registered games: their command groups and their /game new choices."""
+    games = list(registry.load(registry.GAMES))  # the built games, in registry order
+    assert games[0] == "desert"
     built = await command_payloads()
-    assert {p["name"] for p in built} == {"game", "desert", "leaderboard", "help"}
-    assert game_choices(built) == ["desert"]
+    assert {p["name"] for p in built} == {"game", "leaderboard", "help", *games}
+    assert game_choices(built) == games
     with_test_game = await command_payloads(("tests.nim",))
-    assert {p["name"] for p in with_test_game} == {"game", "desert", "nim", "leaderboard", "help"}
-    assert game_choices(with_test_game) == ["desert", "nim"]
+    assert {p["name"] for p in with_test_game} == {"game", "leaderboard", "help", "nim", *games}
+    assert game_choices(with_test_game) == [*games, "nim"]
     nim = next(p for p in with_test_game if p["name"] == "nim")
     assert [o["name"] for o in nim["options"]] == ["move"]  # the shared move cog, nothing else
 

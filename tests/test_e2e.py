@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bot import registry
 from bot.service import GameService
 from bot.storage import open_storage
 from games.desert import GAME
@@ -106,11 +107,12 @@ async def test_a_whole_game_over_discord(world: World) -> None:
     fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
     first_sync = fake.commands.bulk_overwrites
     assert first_sync >= 1
+    games = list(registry.load(registry.GAMES))
     assert {c["name"] for c in fake.commands.list(guild_id=world.channel.guild_id)} == {
         "game",
-        "desert",
         "leaderboard",
         "help",
+        *games,
     }
     # Only registered, playable games are offered.
     game = next(
@@ -118,7 +120,7 @@ async def test_a_whole_game_over_discord(world: World) -> None:
     )
     new = next(o for o in game["options"] if o["name"] == "new")
     offered = next(o for o in new["options"] if o["name"] == "game")["choices"]
-    assert [c["value"] for c in offered] == ["desert"]
+    assert [c["value"] for c in offered] == games
 
     # Bob's client is French: the game is French, whoever moves. It gets a thread.
     parent = world.channel

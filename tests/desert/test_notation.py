@@ -200,7 +200,7 @@ def test_complete_offers_legal_continuations() -> None:
 
 
 # Texts of the catalogue that are not errors nor grouped (log, board, hand, ...).
-NOT_ERRORS = {"desert.title", "desert.footer", "desert.summary", "desert.hint"}
+NOT_ERRORS = {"desert.title", "desert.footer", "desert.summary", "desert.hint", "desert.help"}
 
 
 def test_every_message_key_is_used_and_every_used_key_exists() -> None:

@@ -1,0 +1,43 @@
+"""Nomadi (Wittig, 1995): the rules engine and its declaration."""
+
+from games.core import GameSpec
+from games.nomadi.ai import choose_move
+from games.nomadi.engine import GAME, NomadiGame
+from games.nomadi.model import (
+    Accept,
+    Bribe,
+    Buy,
+    DieMove,
+    Move,
+    NoBribe,
+    NomadiView,
+    Offer,
+    Pay,
+    PlaceCard,
+    PlacePawn,
+    Refuse,
+    Reroll,
+)
+from games.nomadi.state import NomadiState
+
+SPEC = GameSpec(engine=GAME, bot=choose_move, package=__name__)
+
+__all__ = [
+    "GAME",
+    "SPEC",
+    "Accept",
+    "Bribe",
+    "Buy",
+    "DieMove",
+    "Move",
+    "NoBribe",
+    "NomadiGame",
+    "NomadiState",
+    "NomadiView",
+    "Offer",
+    "Pay",
+    "PlaceCard",
+    "PlacePawn",
+    "Refuse",
+    "Reroll",
+]

@@ -1,0 +1,112 @@
+"""A greedy Nomadi bot: it decides from its seat's view and the legal moves only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games.core import Rng
+from games.nomadi.model import (
+    ARRIVAL_PAY,
+    BOARD,
+    Accept,
+    Buy,
+    DieMove,
+    Move,
+    NoBribe,
+    NomadiView,
+    Offer,
+    PlaceCard,
+    PlacePawn,
+    Refuse,
+    Reroll,
+    col_row,
+    king_distance,
+)
+
+CARD_MEAN = 15 / 18  # the mean value of an unseen desert card
+
+
+def choose_move(view: NomadiView, legal: Sequence[Move], rng: Rng) -> Move:
+    moves = list(legal)
+    for move in moves:
+        if isinstance(move, Accept):  # free coins, and they bind nothing
+            return move
+    first = moves[0]
+    if isinstance(first, Reroll | NoBribe) or any(isinstance(m, NoBribe) for m in moves):
+        return next(m for m in moves if isinstance(m, Reroll | NoBribe))
+    if isinstance(first, Offer):
+        return _offer(view, moves)
+    if isinstance(first, Buy | Refuse):
+        deal = view.deal
+        buy = deal is not None and deal.price == 0 and Buy() in moves
+        return Buy() if buy else Refuse()
+    goal = BOARD.goal_of(view.course)
+    if isinstance(first, PlaceCard):  # where the caravan will pass early
+        return _best(moves, rng, lambda m: -abs(king_distance(_sq(m), BOARD.start) - 3))
+    if isinstance(first, PlacePawn):
+        return _best(moves, rng, lambda m: -king_distance(_sq(m), goal))
+    return _best(moves, rng, lambda m: _die_score(view, m, goal))
+
+
+def steps_to(sq: int, area: frozenset[int]) -> int:
+    """Orthogonal steps from ``sq`` to the nearest square of ``area``."""
+    col, row = col_row(sq)
+    return min(abs(col - c) + abs(row - r) for c, r in map(col_row, area))
+
+
+def _sq(move: Move) -> int:
+    return move.square if isinstance(move, PlaceCard | PlacePawn) else 0
+
+
+def _best(moves: list[Move], rng: Rng, score: object) -> Move:
+    assert callable(score)
+    best: list[Move] = []
+    top = float("-inf")
+    for move in moves:
+        value = float(score(move))
+        if value > top + 1e-9:
+            top, best = value, [move]
+        elif abs(value - top) <= 1e-9:
+            best.append(move)
+    index, _ = rng.randbelow(len(best))
+    return best[index]
+
+
+def _offer(view: NomadiView, moves: list[Move]) -> Move:
+    """Keep a good card (ask the most), sell a poor one cheaply."""
+    prices = [m.price for m in moves if isinstance(m, Offer)]
+    value = view.deal.value if view.deal is not None else None
+    if value is None or value >= 2:
+        return Offer(max(prices))
+    return Offer(min(prices) if value <= 0 else min(1, max(prices)))
+
+
+def _die_score(view: NomadiView, move: Move, goal: frozenset[int]) -> float:
+    if not isinstance(move, DieMove):
+        return 0.0
+    me = view.viewer
+    owners = {p.square: p.owner for p in view.pawns if p.square >= 0}
+    owner = owners[move.frm]
+    own = owner == me
+    # Steps (not king moves) to the goal: a staircase caravan only advances
+    # when its tail leapfrogs forward, which king distance would not reward.
+    progress = steps_to(move.frm, goal) - steps_to(move.to, goal)
+    score = progress * (1.0 if own else 0.4)
+    if move.to in view.cards:
+        score += 1 + (CARD_MEAN if own else 0.5)
+    if move.to in goal:
+        pay = ARRIVAL_PAY[min(view.arrivals, 2)]
+        score += pay if own else pay / 2 - pay / 4
+        if view.arrivals == 2:
+            score += 20  # the game ends now: cheap when ahead, and it stops the bleeding
+    crossing = not BOARD.goal_side(move.frm) and BOARD.goal_side(move.to)
+    if crossing:
+        if not view.crossed:
+            score += 5
+        others = [sq for sq in owners if sq != move.frm]
+        if all(BOARD.goal_side(sq) for sq in others):
+            score += -5 if own else 2
+    last_out = all(sq not in BOARD.start for sq in owners if sq != move.frm)
+    if own and last_out and move.frm in BOARD.start and move.to not in BOARD.start:
+        score += 5
+    return score

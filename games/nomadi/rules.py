@@ -1,0 +1,131 @@
+"""Where a pawn may go with a die (R3-R10), and why not."""
+
+from __future__ import annotations
+
+from games.core import Param
+from games.nomadi.model import (
+    BOARD,
+    WIDTH,
+    DieMove,
+    at,
+    col_row,
+    connected,
+    name,
+    orthogonal,
+    surrounding,
+)
+from games.nomadi.state import NomadiState
+
+DIRECTIONS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+def occupancy(s: NomadiState) -> dict[int, int]:
+    """Square -> pawn index, for pawns on the board."""
+    return {p.square: i for i, p in enumerate(s.pawns) if p.square >= 0}
+
+
+def landings(frm: int, die: int, occupied: set[int] | dict[int, int]) -> set[int]:
+    """R5/R6: squares the die's step or jump can reach, ignoring R7-R10."""
+    if die == 1:
+        return {n for n in surrounding(frm) if n not in occupied}
+    return {path[-1] for path in jump_paths(frm, die, occupied)}
+
+
+def path_to(frm: int, die: int, to: int, occupied: set[int] | dict[int, int]) -> tuple[int, ...]:
+    """One path the die's move can take from ``frm`` to ``to`` (the board draws it);
+    several may exist, and only the landing matters (§11)."""
+    if die == 1:
+        return (frm, to)
+    return next((p for p in jump_paths(frm, die, occupied) if p[-1] == to), (frm, to))
+
+
+def jump_paths(frm: int, die: int, occupied: set[int] | dict[int, int]) -> list[tuple[int, ...]]:
+    """R6: every path of ``die`` orthogonal steps over pawns then onto an empty
+    square, turning by 90° at most once; each path starts at ``frm``."""
+    out: list[tuple[int, ...]] = []
+    col, row = col_row(frm)
+    for dx, dy in DIRECTIONS:
+        for turn_after in range(1, die + 1):  # steps before the (optional) turn
+            turns = ((dx, dy),) if turn_after == die else ((dy, dx), (-dy, -dx))
+            for tx, ty in turns:
+                c, r = col, row
+                ok = True
+                path = [frm]
+                for step in range(1, die + 1):
+                    if step <= turn_after:
+                        c, r = c + dx, r + dy
+                    else:
+                        c, r = c + tx, r + ty
+                    sq = at(c, r)
+                    if sq is None or (step < die) != (sq in occupied):
+                        ok = False
+                        break
+                    path.append(sq)
+                if ok:
+                    out.append(tuple(path))
+    return out
+
+
+def reason(
+    s: NomadiState, move: DieMove, goal: frozenset[int]
+) -> tuple[str, dict[str, Param]] | None:
+    """Why this die move breaks a rule (a catalogue key and params), or None if legal."""
+    unused = {d for d, u in zip(s.dice, s.used, strict=True) if not u}
+    if move.die not in unused:
+        return "nomadi.err.no_die", {"die": move.die}
+    occ = occupancy(s)
+    pawn = occ.get(move.frm)
+    if pawn is None:
+        return "nomadi.err.no_pawn", {"square": name(move.frm)}
+    if s.pawns[pawn].arrived:
+        return "nomadi.err.arrived", {"square": name(move.frm)}
+    if all(n in occ for n in orthogonal(move.frm)):
+        return "nomadi.err.free_side", {"square": name(move.frm)}
+    if move.to not in landings(move.frm, move.die, occ):
+        key = "nomadi.err.step" if move.die == 1 else "nomadi.err.jump"
+        return key, {"square": name(move.to), "count": move.die - 1}
+    after = set(occ) - {move.frm} | {move.to}
+    if not connected(after):
+        return "nomadi.err.contact", {}
+    if s.pawns[pawn].left and move.to in BOARD.start:
+        return "nomadi.err.start", {}
+    if BOARD.goal_side(move.frm) and not BOARD.goal_side(move.to):
+        return "nomadi.err.valley", {}
+    for die, p, a, b in s.history:
+        if p == pawn and die == move.die and a == move.to and b == move.frm:
+            return "nomadi.err.undo", {"die": die}
+    return None
+
+
+def die_moves(s: NomadiState) -> list[DieMove]:
+    """Every legal die move now, sorted by die, then from, then to."""
+    occ = occupancy(s)
+    unused = sorted({d for d, u in zip(s.dice, s.used, strict=True) if not u})
+    out: list[DieMove] = []
+    squares = set(occ)
+    for pawn_index in sorted(occ.values(), key=lambda i: s.pawns[i].square):
+        pawn = s.pawns[pawn_index]
+        frm = pawn.square
+        if pawn.arrived or all(n in occ for n in orthogonal(frm)):
+            continue
+        for die in unused:
+            for to in sorted(landings(frm, die, occ)):
+                if pawn.left and to in BOARD.start:
+                    continue
+                if BOARD.goal_side(frm) and not BOARD.goal_side(to):
+                    continue
+                if any(
+                    p == pawn_index and d == die and a == to and b == frm
+                    for d, p, a, b in s.history
+                ):
+                    continue
+                if not connected(squares - {frm} | {to}):
+                    continue
+                out.append(DieMove(die, frm, to))
+    out.sort(key=lambda m: (m.die, m.frm, m.to))
+    return out
+
+
+__all__ = [
+    "WIDTH", "connected", "die_moves", "jump_paths", "landings", "occupancy", "path_to", "reason"
+]  # fmt: skip

@@ -1,0 +1,160 @@
+"""Nomadi's immutable state and its JSON form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import Rng, Seat
+from games.nomadi.model import TurnRecord
+
+
+@dataclass(frozen=True)
+class Pawn:
+    owner: Seat
+    square: int  # -1: not placed yet
+    left: bool = False  # has ever stood outside the start area (R8)
+    arrived: bool = False  # in the goal area, never moves again (R3)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """EV1 with another's pawn: the mover looked at ``card`` and names a price."""
+
+    card: int
+    mover: Seat
+    owner: Seat
+    pawn: int
+    frm: int  # where the pawn came from, for EV2-EV4 after the deal
+    price: int = -1  # -1 until offered
+
+
+@dataclass(frozen=True)
+class NomadiState:
+    players: int
+    course: str
+    bribes: str
+    phase: str  # cards, caravan, turn, over
+    rng: Rng
+    values: tuple[int, ...]  # card id -> value (secret until known)
+    board_cards: tuple[tuple[int, int], ...]  # (square, card id), sorted by square
+    pile: tuple[int, ...]  # card ids still to place in setup (top first)
+    held: tuple[tuple[int, ...], ...]  # per seat, card ids in the order taken
+    known: tuple[tuple[int, ...], ...]  # per seat, card ids whose value it knows (sorted)
+    coins: tuple[int, ...]
+    pawns: tuple[Pawn, ...]
+    placed: int = 0  # setup placements made (cards, then pawns)
+    active: Seat = 0
+    dice: tuple[int, ...] = ()
+    used: tuple[bool, ...] = ()
+    rerolled: bool = False
+    history: tuple[tuple[int, int, int, int], ...] = ()  # this turn: (die, pawn, from, to)
+    deal: Deal | None = None
+    arrivals: int = 0
+    crossed: bool = False
+    emptied: bool = False  # EV2 paid
+    turns: int = 0  # movement turns finished
+    idle: int = 0  # turns in a row without a die used (EG2)
+    offers: tuple[tuple[Seat, int, str], ...] = ()  # bribes on the table this turn
+    spoken: tuple[Seat, ...] = ()  # seats that offered or declined this turn
+    end: str = ""  # why the game ended
+    path: tuple[int, ...] = ()  # the last die move's squares, from its start to its landing
+    previous: TurnRecord | None = None  # the last finished movement turn
+
+
+def dump_state(s: NomadiState) -> dict[str, Any]:
+    return {
+        "players": s.players,
+        "course": s.course,
+        "bribes": s.bribes,
+        "phase": s.phase,
+        "rng": s.rng.state,
+        "values": list(s.values),
+        "board_cards": [list(c) for c in s.board_cards],
+        "pile": list(s.pile),
+        "held": [list(h) for h in s.held],
+        "known": [list(k) for k in s.known],
+        "coins": list(s.coins),
+        "pawns": [[p.owner, p.square, p.left, p.arrived] for p in s.pawns],
+        "placed": s.placed,
+        "active": s.active,
+        "dice": list(s.dice),
+        "used": list(s.used),
+        "rerolled": s.rerolled,
+        "history": [list(h) for h in s.history],
+        "deal": None
+        if s.deal is None
+        else [s.deal.card, s.deal.mover, s.deal.owner, s.deal.pawn, s.deal.frm, s.deal.price],
+        "arrivals": s.arrivals,
+        "crossed": s.crossed,
+        "emptied": s.emptied,
+        "turns": s.turns,
+        "idle": s.idle,
+        "offers": [list(o) for o in s.offers],
+        "spoken": list(s.spoken),
+        "end": s.end,
+        "path": list(s.path),
+        "previous": None if s.previous is None else _dump_turn(s.previous),
+    }
+
+
+def _dump_turn(t: TurnRecord) -> list[Any]:
+    return [t.seat, list(t.dice), list(t.used), [list(m) for m in t.moves], t.paid]
+
+
+def _load_turn(value: Any) -> TurnRecord | None:
+    if value is None:
+        return None
+    seat, dice, used, moves, paid = value
+    return TurnRecord(
+        int(seat),
+        _ints(dice),
+        tuple(bool(u) for u in used),
+        tuple((int(d), int(a), int(b)) for d, a, b in moves),
+        int(paid),
+    )
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise ValueError(f"nomadi state: expected a list of integers, got {value!r}")
+    return tuple(value)
+
+
+def load_state(d: Mapping[str, Any]) -> NomadiState:
+    try:
+        deal = d["deal"]
+        return NomadiState(
+            players=int(d["players"]),
+            course=str(d["course"]),
+            bribes=str(d["bribes"]),
+            phase=str(d["phase"]),
+            rng=Rng(int(d["rng"])),
+            values=_ints(d["values"]),
+            board_cards=tuple((int(a), int(b)) for a, b in d["board_cards"]),
+            pile=_ints(d["pile"]),
+            held=tuple(_ints(h) for h in d["held"]),
+            known=tuple(_ints(k) for k in d["known"]),
+            coins=_ints(d["coins"]),
+            pawns=tuple(Pawn(int(o), int(sq), bool(lf), bool(ar)) for o, sq, lf, ar in d["pawns"]),
+            placed=int(d["placed"]),
+            active=int(d["active"]),
+            dice=_ints(d["dice"]),
+            used=tuple(bool(u) for u in d["used"]),
+            rerolled=bool(d["rerolled"]),
+            history=tuple((int(a), int(b), int(c), int(e)) for a, b, c, e in d["history"]),
+            deal=None if deal is None else Deal(*(int(v) for v in deal)),
+            arrivals=int(d["arrivals"]),
+            crossed=bool(d["crossed"]),
+            emptied=bool(d["emptied"]),
+            turns=int(d["turns"]),
+            idle=int(d["idle"]),
+            offers=tuple((int(a), int(b), str(c)) for a, b, c in d["offers"]),
+            spoken=_ints(d["spoken"]),
+            end=str(d["end"]),
+            path=_ints(d["path"]),
+            previous=_load_turn(d["previous"]),
+        )
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"nomadi state: {error}") from error

@@ -1,0 +1,66 @@
+"""Nomadi properties over many random games (hypothesis), and both variants
+played to the end."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.core import Rng
+from games.nomadi import GAME, SPEC, DieMove, NomadiState
+from games.nomadi.model import BOARD, connected
+
+
+def pawn_squares(state: NomadiState) -> set[int]:
+    return {p.square for p in state.pawns if p.square >= 0}
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.integers(2, 5),
+    seed=st.integers(0, 2**32),
+    picks=st.lists(st.integers(0, 10_000), min_size=60, max_size=60),
+)
+def test_r7_the_caravan_is_connected_after_every_applied_die(
+    players: int, seed: int, picks: list[int]
+) -> None:
+    """Random legal moves (any of them, not the bot's): after each die, one caravan;
+    no pawn on a square another holds; arrived pawns never leave the goal."""
+    state = GAME.new(players, seed)
+    for pick in picks * 6:
+        seats = GAME.to_act(state)
+        if not seats:
+            break
+        seat = seats[pick % len(seats)]
+        legal = GAME.legal_moves(state, seat)
+        move = legal[pick % len(legal)]
+        before = state
+        state = GAME.apply(state, seat, move)
+        if isinstance(move, DieMove):
+            assert connected(pawn_squares(state)), (GAME.format_move(move), seed)
+            squares = [p.square for p in state.pawns]
+            assert len(squares) == len(set(squares))
+            goal = BOARD.goal_of(state.course)
+            frozen = [i for i, p in enumerate(before.pawns) if p.arrived]
+            assert all(state.pawns[i].square == before.pawns[i].square for i in frozen)
+            assert all(state.pawns[i].square in goal for i in frozen)
+
+
+@pytest.mark.parametrize("options", [{"course": "short"}, {"bribes": "on"}])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_each_variant_is_played_to_the_end_by_bots(players: int, options: dict[str, str]) -> None:
+    state = GAME.new(players, 100 + players, options)
+    steps = 0
+    while seats := GAME.to_act(state):
+        seat = seats[0]
+        legal = GAME.legal_moves(state, seat)
+        move = SPEC.bot(GAME.view(state, seat), tuple(legal), Rng(steps))
+        state = GAME.apply(state, seat, move)
+        steps += 1
+    outcome = GAME.outcome(state)
+    assert outcome is not None and state.end == "third"  # the bots reach the goal
+    goal = BOARD.goal_of(state.course)
+    assert sum(1 for p in state.pawns if p.square in goal and p.arrived) == 3
+    if options.get("course") == "short":
+        assert all(p.square not in BOARD.goal or not p.arrived for p in state.pawns)

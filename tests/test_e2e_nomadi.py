@@ -1,0 +1,258 @@
+"""End to end: Nomadi over the loopback Discord, through the real bot process.
+
+Alice and Bob (whose client is French) play a two-player game with the short
+course and bribes: the five extra cards and the caravan placed by command
+(Bob in French words), a bribe whose message is posted escaped, the card
+deal (the mover peeks privately, names a price in public, the owner buys),
+/nomadi die with its autocompleted squares, /game hand's private image, then
+the whole game played from the suggestions to the final ranking.
+
+The game's seed is chosen (written into the lobby row before /game start) so
+that Alice's first roll holds a 1: the deal is then certain, not left to luck.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.names import md
+from games.nomadi import GAME, Buy, DieMove, NomadiState, Offer, PlaceCard, PlacePawn
+from games.nomadi.model import BOARD, name, parse_square
+from tests.e2e import World, board_png, open_world, public, refused
+
+CARDS = ("L17", "F10", "L18", "C12", "J14")  # Alice, Bob, Alice, Bob, Alice
+# Alice, Bob, Alice, Bob: Bob's pawns on M16 and M18, beside the cards on L17 and L18.
+FIRST_PAWNS = ("N16", "M16", "N17", "M18")
+DEALS = ((1, "M16", "L17"), (1, "M18", "L18"))  # Alice moves Bob's pawns onto them
+
+
+def sq(word: str) -> int:
+    found = parse_square(word)
+    assert found is not None
+    return found
+
+
+def pawn_order() -> list[str]:
+    rest = [name(s) for s in sorted(BOARD.start) if name(s) not in FIRST_PAWNS]
+    return [*FIRST_PAWNS, *rest]
+
+
+def after_setup(seed: int) -> NomadiState:
+    """The engine's state once the test's placements are made, for ``seed``."""
+    state = GAME.new(2, seed, {"course": "short", "bribes": "on"})
+    for index, card in enumerate(CARDS):
+        state = GAME.apply(state, index % 2, PlaceCard(sq(card)))
+    for index, square in enumerate(pawn_order()):
+        state = GAME.apply(state, index % 2, PlacePawn(sq(square)))
+    return state
+
+
+def seed_with_the_deals() -> int:
+    """A seed whose first roll lets Alice (seat 1) move Bob's pawns onto both
+    cards, one after the other (two 1s; the first deal settled in between)."""
+    first, second = (DieMove(die, sq(a), sq(b)) for die, a, b in DEALS)
+    for seed in range(1, 10_000):
+        state = after_setup(seed)
+        if first not in GAME.legal_moves(state, 0):
+            continue
+        state = GAME.apply(GAME.apply(GAME.apply(state, 0, first), 0, Offer(0)), 1, Buy())
+        if second in GAME.legal_moves(state, 0):
+            return seed
+    raise AssertionError("no seed gives both deals")
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with open_world(tmp_path) as opened:
+        yield opened
+
+
+def stored(world: World) -> tuple[NomadiState, list[int]]:
+    """The game's state as the bot saved it, and its seats' user ids."""
+    with world.bot.database() as db:
+        game_id, state = db.execute("SELECT id, state FROM games ORDER BY id DESC").fetchone()
+        seats = [
+            r[0]
+            for r in db.execute(
+                "SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+        ]
+    return GAME.load(json.loads(state)), seats
+
+
+async def suggestions(
+    world: World, user: Any, command: str, options: dict[str, Any], focused: str
+) -> list[dict[str, Any]]:
+    locale = "fr" if user is world.bob else "en-US"
+    found: list[dict[str, Any]] = await world.fake.autocomplete(
+        user, world.channel, command, options, focused=focused, locale=locale
+    )
+    return found
+
+
+async def move(world: World, user: Any, notation: str) -> Any:
+    """``/nomadi move``; returns the interaction (public or private answer)."""
+    locale = "fr" if user is world.bob else "en-US"
+    it = await world.fake.slash(
+        user, world.channel, "nomadi move", {"notation": notation}, locale=locale
+    )
+    await it.final(timeout=20)
+    assert it.ack_latency < 3
+    return it
+
+
+async def test_nomadi_is_played_end_to_end(world: World) -> None:
+    fake, alice, bob = world.fake, world.alice, world.bob
+    setting = await fake.slash(alice, world.channel, "game settings", {"threads": False})
+    await setting.final(timeout=20)
+
+    opened = await public(
+        world, alice, "game new", {"game": "nomadi", "options": "course:short bribes:on"}
+    )
+    assert "Nomadi" in opened.content
+    await public(world, bob, "game join", locale="fr")
+    with world.bot.database() as db:  # see the module's docstring
+        db.execute("UPDATE games SET seed = ? WHERE status = 'lobby'", (seed_with_the_deals(),))
+    firsts = await suggestions(world, alice, "game start", {"first": ""}, "first")
+    started = await public(
+        world,
+        alice,
+        "game start",
+        {"first": next(c["value"] for c in firsts if "alice" in c["name"])},
+    )
+    board_png(started)
+
+    # The five extra cards: Bob reads and types French words.
+    offered = await suggestions(world, bob, "nomadi move", {"notation": ""}, "notation")
+    assert offered[0]["value"] == "-"  # not his turn: who is awaited
+    for index, card in enumerate(CARDS):
+        user = (alice, bob)[index % 2]
+        if user is bob:
+            choices = await suggestions(
+                world, bob, "nomadi move", {"notation": "carte"}, "notation"
+            )
+            assert choices and all(c["name"].startswith("carte ") for c in choices)
+            assert all(c["value"].startswith("card ") for c in choices)
+            it = await move(world, bob, f"carte {card}")
+        else:
+            it = await move(world, alice, f"card {card}")
+        assert not it.ephemeral, "a card placed is public"
+    # The caravan: 16 pawns, one by one, Alice first.
+    for index, square in enumerate(pawn_order()):
+        user = (alice, bob)[index % 2]
+        if index == 1:
+            await refused(
+                world, bob, "nomadi move", {"notation": "placer A1"}, "zone de départ", locale="fr"
+            )
+        it = await move(world, user, square if user is bob else f"place {square}")
+        assert not it.ephemeral
+    state, seats = stored(world)
+    assert seats == [alice.id, bob.id] and state.phase == "turn" and 1 in state.dice
+    # Bob may offer a bribe, but nothing waits for him: only Alice is pinged.
+    first_turn = fake.messages(world.channel)[-1].content
+    assert f"<@{alice.id}>" in first_turn and f"<@{bob.id}>" not in first_turn
+    assert "bribe" in first_turn
+
+    # Bob offers a bribe; his message is shown literally, pinging nobody.
+    bribe = await fake.slash(
+        bob,
+        world.channel,
+        "nomadi bribe",
+        {"amount": 2, "message": "**vas-y** @everyone"},
+        locale="fr",
+    )
+    post = await bribe.final(timeout=20)
+    assert not bribe.ephemeral and "\\*\\*vas\\-y\\*\\*" in post.content
+    assert "@everyone" not in post.content and "@\u200beveryone" in post.content
+    accepted = await move(world, alice, "accept 2")
+    assert accepted.ephemeral  # Alice's turn goes on: answered privately
+    assert stored(world)[0].coins == (7, 3)
+
+    # /nomadi die: the die, then the pawn's square, then where it lands, all suggested.
+    pawns = await suggestions(world, alice, "nomadi die", {"die": 1, "pawn": "M", "to": ""}, "pawn")
+    assert "M16" in [c["value"] for c in pawns]
+    landings = await suggestions(
+        world, alice, "nomadi die", {"die": 1, "pawn": "M16", "to": ""}, "to"
+    )
+    assert "L17" in [c["value"] for c in landings]
+    assert {c["value"] for c in landings} <= {"L15", "M15", "N15", "L16", "L17"}  # around M16
+    peek = await fake.slash(
+        alice, world.channel, "nomadi die", {"die": 1, "pawn": "M16", "to": "L17"}
+    )
+    note = await peek.final(timeout=20)
+    state, _ = stored(world)
+    assert peek.ephemeral and state.deal is not None
+    raw = f"{state.values[state.deal.card]:+d}"
+    value = md(raw)  # the log escapes every text it echoes (a "-" included)
+    assert f"you look at the card: {value}" in note.content  # only Alice sees the card
+    assert not any("look at the card" in m.content for m in fake.messages(world.channel))
+
+    # The price is public and pings Bob, who buys in French and sees his card privately.
+    prices = await suggestions(world, alice, "nomadi move", {"notation": ""}, "notation")
+    assert [c["value"] for c in prices][:3] == ["offer 0", "offer 1", "offer 2"]
+    priced = await move(world, alice, "offer 1")
+    assert not priced.ephemeral
+    assert f"<@{bob.id}>" in fake.messages(world.channel)[-1].content
+    await refused(world, alice, "nomadi move", {"notation": "buy"}, "not your turn")
+    bought = await move(world, bob, "acheter")
+    assert not bought.ephemeral
+    secret = (await bought.wait_followups(1, timeout=20))[0]
+    assert secret.ephemeral and value in secret.content
+    state, _ = stored(world)
+    assert state.deal is None and state.coins == (8 + 1, 2) and len(state.held[1]) == 1
+
+    # The second deal: priced at 0, Bob answers with the button under the post.
+    second = await fake.slash(alice, world.channel, "nomadi move", {"notation": "1 M18-L18"})
+    await second.final(timeout=20)
+    assert second.ephemeral
+    await move(world, alice, "offer 0")
+    post = fake.messages(world.channel)[-1]
+    quick = [c for c in post.custom_ids() if c.startswith("quick:")]
+    assert [c.rsplit(":", 1)[1] for c in quick] == ["buy", "refuse"]
+    assert [post.component(c)["label"] for c in quick] == ["buy", "refuse"]  # Alice's game
+    clicked = await fake.click(alice, post, quick[1])
+    refusal = await clicked.final(timeout=20)
+    assert clicked.ephemeral, refusal.content
+    assert "not your turn" in refusal.content
+    assert stored(world)[0].deal is not None  # nothing changed
+    clicked = await fake.click(bob, post, quick[1], locale="fr")
+    answer = await clicked.final(timeout=20)
+    assert not clicked.ephemeral and clicked.ack_latency < 3
+    assert "refuse" in answer.content
+    state, _ = stored(world)
+    assert state.deal is None and len(state.held[0]) == 1 and len(state.held[1]) == 1
+
+    hand = await fake.slash(bob, world.channel, "game hand", locale="fr")
+    shown = await hand.final(timeout=20)
+    assert hand.ephemeral and f": {raw} (total {raw})" in shown.content
+    assert "hand.png" in shown.files
+
+    # The rest of the game, from the suggestions (a whole turn ★ when there is one).
+    users = {alice.id: alice, bob.id: bob}
+    commands = 0
+    while state.phase != "over":
+        assert commands < 400, "the game does not end"
+        decisions = GAME.decisions(state)
+        owing = next(
+            (d for d in decisions if d.seat == state.active and d.key != "nomadi.decision.bribe"),
+            decisions[0],
+        )
+        user = users[seats[owing.seat]]
+        choices = await suggestions(world, user, "nomadi move", {"notation": ""}, "notation")
+        assert choices and choices[0]["value"] != "-"
+        await move(world, user, choices[0]["value"])
+        commands += 1
+        state, _ = stored(world)
+    final = fake.messages(world.channel)[-1]
+    assert "🏆" in final.content
+    board_png(final)
+    ranking = await public(world, alice, "leaderboard", {"game": "nomadi"})
+    text = ranking.embeds[0]["description"]
+    assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text
+    assert await world.bot.stop() == 0
+    assert fake.unhandled == []
