@@ -221,20 +221,25 @@ class MoveSelect(
         await guard(interaction, self.act(interaction))
 
     async def act(self, interaction: discord.Interaction) -> None:
-        from cogs import flow  # flow posts these buttons: imported late, no cycle
-
-        assert interaction.channel_id is not None
-        await game_here(interaction, self.game_id)
         data = cast("dict[str, Any]", interaction.data or {})
         values = data.get("values") or [""]
-        service = service_of(interaction)
-        report = await service.play(
-            interaction.channel_id,
-            interaction.user.id,
-            str(values[0]),
-            expected_version=self.version,
-        )
-        await flow.answer(interaction, service, report)
+        await play_picked(interaction, self.game_id, self.version, str(values[0]))
+
+
+async def play_picked(
+    interaction: discord.Interaction, game_id: int, version: int, notation: str
+) -> None:
+    """A move picked on a component, played like the same /<game> move; the
+    version it was offered at lets the service re-check a stale pick."""
+    from cogs import flow  # flow posts these components: imported late, no cycle
+
+    assert interaction.channel_id is not None
+    await game_here(interaction, game_id)
+    service = service_of(interaction)
+    report = await service.play(
+        interaction.channel_id, interaction.user.id, notation, expected_version=version
+    )
+    await flow.answer(interaction, service, report)
 
 
 # A game's cog may name moves worth a button of their own on the turn post
@@ -296,18 +301,7 @@ class QuickButton(
         await guard(interaction, self.act(interaction))
 
     async def act(self, interaction: discord.Interaction) -> None:
-        from cogs import flow  # flow posts these buttons: imported late, no cycle
-
-        assert interaction.channel_id is not None
-        await game_here(interaction, self.game_id)
-        service = service_of(interaction)
-        report = await service.play(
-            interaction.channel_id,
-            interaction.user.id,
-            self.notation,
-            expected_version=self.version,
-        )
-        await flow.answer(interaction, service, report)
+        await play_picked(interaction, self.game_id, self.version, self.notation)
 
 
 # --------------------------------------------------------------------------- resign

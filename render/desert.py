@@ -61,7 +61,7 @@ from render.panel import Cell, Column, Panel, Row, draw_panel, panel_height, pan
 from render.png import png_bytes
 from render.shapes import Box, Point, draw_crown, shape_points
 from render.sprites import paste_centred, scaled, supersampled
-from render.text import display_name, draw_text, drawing_cache, legible_size, stamp_text
+from render.text import draw_text, drawing_cache, legible_size, stamp_text
 
 TerrainKey = tuple[tuple[Coord, Terrain], ...]
 
@@ -164,14 +164,6 @@ def render_desert_image(
     _draw_last_turn(draw, view)
     draw_panel(image, panel, lang, top=BOARD_BOTTOM)
     return image
-
-
-def display_names(view: DesertView, names: Sequence[str], lang: str) -> list[str]:
-    """A printable name per seat; "Player N" stands in for missing or unprintable ones."""
-    return [
-        display_name(names[seat] if seat < len(names) else "", seat, lang)
-        for seat in range(view.players)
-    ]
 
 
 def shown_columns(view: DesertView) -> int:

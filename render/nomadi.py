@@ -76,7 +76,7 @@ from render.png import png_bytes
 from render.shapes import Box, Point, shape_points
 from render.sprites import paste_centred, supersampled
 from render.text import (
-    display_name,
+    display_names,
     draw_text,
     drawing_cache,
     fit_text,
@@ -191,7 +191,7 @@ def render_nomadi_image(
     tags: Sequence[str | None] | None = None,
 ) -> Image.Image:
     """The same picture as a Pillow RGB image (for tests and tools)."""
-    shown = display_names(view, names, lang)
+    shown = display_names(names, view.players, lang)
     panel = score_panel(view, names, lang, tags)
     bar = dice_bar_height(view)
     image = _canvas(view.course, bar, panel_height(panel, WIDTH)).copy()
@@ -214,14 +214,6 @@ def render_nomadi_hand(view: NomadiView, names: Sequence[str], lang: str = "en")
     None for a spectator's view (``view.viewer`` None)."""
     image = render_nomadi_hand_image(view, names, lang)
     return None if image is None else png_bytes(image)
-
-
-def display_names(view: NomadiView, names: Sequence[str], lang: str) -> list[str]:
-    """A printable name per seat; "Player N" stands in for missing or unprintable ones."""
-    return [
-        display_name(names[seat] if seat < len(names) else "", seat, lang)
-        for seat in range(view.players)
-    ]
 
 
 def named_squares(view: NomadiView) -> list[int]:
@@ -912,7 +904,7 @@ def score_panel(
                 colour=pawn_colour(seat),
             )
         )
-    status, note = status_words(view, display_names(view, names, lang), lang)
+    status, note = status_words(view, display_names(names, view.players, lang), lang)
     return Panel(
         status=status,
         columns=tuple(columns),
@@ -1006,7 +998,7 @@ def render_nomadi_hand_image(
     score_size = legible_size("score", width, 23)
     title_size = legible_size("title", width, 20)
     value_size = legible_size("value", width, 34)
-    shown = display_names(view, names, lang)
+    shown = display_names(names, view.players, lang)
     held = view.held[seat]
     rows = max(1, math.ceil(len(held) / HAND_PER_ROW)) if held else 0
     card_w, card_h = HAND_CARD

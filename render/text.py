@@ -226,6 +226,14 @@ def display_name(name: str, seat: int, lang: str) -> str:
     return cap(shown, NAME_LIMIT)
 
 
+def display_names(names: Sequence[str], players: int, lang: str) -> list[str]:
+    """A printable name per seat; "Player N" stands in for missing or unprintable ones."""
+    return [
+        display_name(names[seat] if seat < len(names) else "", seat, lang)
+        for seat in range(players)
+    ]
+
+
 @lru_cache(maxsize=8192)
 def _length(shown: str, size: int, bold: bool) -> float:
     return font(size, bold).getlength(shown)

@@ -25,7 +25,6 @@ from render.desert import (
     CAMEL_RGB,
     GRID,
     _piece_sprite,
-    display_names,
     mark_colour,
     render_desert,
     render_desert_image,
@@ -43,7 +42,7 @@ from render.palette import (
 )
 from render.panel import ROW_HILITE, Cell, panel_layout
 from render.png import MAX_PNG_BYTES
-from render.text import fit_text, printable, text_width
+from render.text import display_names, fit_text, printable, text_width
 
 NAMES = ("Alice", "Bob", "Chloé", "Driss", "Eve")
 SEED = 11
@@ -113,7 +112,7 @@ def test_awkward_names_never_crash() -> None:
     view = view_of(5, 60)
     check_png(render_desert(view, names))
     check_png(render_desert(view, names[:2]))  # fewer names than seats
-    shown = display_names(view, names, "en")
+    shown = display_names(names, view.players, "en")
     assert shown[0] == "Player 1" and shown[2] == "Player 3" and shown[4] == "Player 5"
     assert shown[1] == "Zoë Ça va"  # no stray double space where the cactus was
 

@@ -43,7 +43,6 @@ from render.nomadi import (
     cards_text,
     centre_of,
     dice_bar_height,
-    display_names,
     goal_squares,
     named_squares,
     pawn_colour,
@@ -57,7 +56,14 @@ from render.nomadi import (
 )
 from render.palette import RGB
 from render.png import MAX_PNG_BYTES
-from render.text import MIN_PHONE_PX, PHONE_WIDTH, DrawnText, phone_px, recording_text
+from render.text import (
+    MIN_PHONE_PX,
+    PHONE_WIDTH,
+    DrawnText,
+    display_names,
+    phone_px,
+    recording_text,
+)
 
 NAMES = ("Alice", "Bob", "Chloé", "Driss", "Eve")
 COURSES = ("full", "short")
@@ -189,7 +195,7 @@ def test_hostile_names_never_break_the_image() -> None:
     view = view_at(5, "deal")
     check_png(render_nomadi(view, names, tags=["bot", "resigned", None, "bot", None]))
     check_png(render_nomadi(view, names[:2]))  # fewer names than seats
-    shown = display_names(view, names, "en")
+    shown = display_names(names, view.players, "en")
     assert shown[2] == "evil Zoë" and shown[3] == "Player 4" and shown[4] == "Player 5"
     assert len(shown[0]) == 32 and shown[0].endswith("…")
     _, texts = drawn(view, names)
