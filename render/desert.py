@@ -59,7 +59,7 @@ from render.palette import (
 )
 from render.panel import Cell, Column, Panel, Row, draw_panel, panel_height, panel_metrics
 from render.png import png_bytes
-from render.shapes import Box, Point, draw_crown, shape_points
+from render.shapes import Box, Point, draw_crown, draw_palm, shape_points
 from render.sprites import paste_centred, scaled, supersampled
 from render.text import draw_text, drawing_cache, legible_size, stamp_text
 
@@ -271,29 +271,10 @@ def _paint_peaks(draw: ImageDraw.ImageDraw, centre: Point, r: float, out: bool) 
 
 def _paint_palm(draw: ImageDraw.ImageDraw, base: Point, size: float, *, faint: bool) -> None:
     """A palm tree whose trunk foot is ``base``; ``faint`` is the printed site mark."""
-    bx, by = base
-    trunk = (170, 142, 96) if faint else (120, 78, 40)
-    leaf = (168, 176, 104) if faint else (34, 120, 48)
-    edge = (150, 130, 90) if faint else INK
-    top = (bx + size * 0.12, by - size * 1.0)
-    draw.line(
-        [(bx, by + size * 0.55), (bx + size * 0.14, by - size * 0.2), top],
-        fill=trunk,
-        width=max(1, round(size * 0.18)),
-        joint="curve",
-    )
-    for angle in (-150, -110, -65, -20, 25):
-        a = math.radians(angle)
-        tip = (top[0] + math.cos(a) * size * 0.95, top[1] + math.sin(a) * size * 0.75 + size * 0.3)
-        mid = (top[0] + math.cos(a) * size * 0.5, top[1] + math.sin(a) * size * 0.55 - size * 0.08)
-        normal = (-math.sin(a) * size * 0.13, math.cos(a) * size * 0.13)
-        leaf_poly = [
-            top,
-            (mid[0] + normal[0], mid[1] + normal[1]),
-            tip,
-            (mid[0] - normal[0], mid[1] - normal[1]),
-        ]
-        draw.polygon(leaf_poly, fill=leaf, outline=edge, width=max(1, round(size / 22)))
+    if faint:
+        draw_palm(draw, base, size, (170, 142, 96), (168, 176, 104), (150, 130, 90))
+    else:
+        draw_palm(draw, base, size, (120, 78, 40), (34, 120, 48), INK)
 
 
 def _paint_section_border(

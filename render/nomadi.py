@@ -73,7 +73,7 @@ from render.panel import (
     panel_metrics,
 )
 from render.png import png_bytes
-from render.shapes import Box, Point, shape_points
+from render.shapes import Box, Point, draw_palm, shape_points
 from render.sprites import paste_centred, supersampled
 from render.text import (
     display_names,
@@ -376,29 +376,7 @@ def _paint_oasis(
 
 def _paint_palm(draw: ImageDraw.ImageDraw, base: Point, size: float) -> None:
     """A faint palm (drawn behind the names): trunk foot at ``base``, ``size`` high."""
-    bx, by = base
-    trunk, leaf = (150, 170, 110), (128, 176, 96)
-    top = (bx + size * 0.12, by - size)
-    draw.line(
-        [(bx, by), (bx + size * 0.16, by - size * 0.5), top],
-        fill=trunk,
-        width=max(1, round(size * 0.09)),
-        joint="curve",
-    )
-    for angle in (-160, -120, -75, -30, 15):
-        a = math.radians(angle)
-        tip = (top[0] + math.cos(a) * size * 0.6, top[1] + math.sin(a) * size * 0.42 + size * 0.2)
-        mid = (top[0] + math.cos(a) * size * 0.32, top[1] + math.sin(a) * size * 0.34 - size * 0.05)
-        normal = (-math.sin(a) * size * 0.08, math.cos(a) * size * 0.08)
-        draw.polygon(
-            [
-                top,
-                (mid[0] + normal[0], mid[1] + normal[1]),
-                tip,
-                (mid[0] - normal[0], mid[1] - normal[1]),
-            ],
-            fill=leaf,
-        )
+    draw_palm(draw, base, size * 0.75, (150, 170, 110), (128, 176, 96))
 
 
 def well_centre(sq: int) -> Point:

@@ -145,3 +145,40 @@ def draw_flag(draw: ImageDraw.ImageDraw, centre: Point, size: float, fill: Seque
         ],
         fill=colour,
     )
+
+
+def draw_palm(
+    draw: ImageDraw.ImageDraw,
+    base: Point,
+    size: float,
+    trunk: Sequence[int],
+    leaf: Sequence[int],
+    edge: Sequence[int] | None = None,
+) -> None:
+    """A palm tree: trunk foot at ``base``, crown about ``size`` above it, five
+    leaves (edged in ``edge`` when given)."""
+    bx, by = base
+    top = (bx + size * 0.12, by - size * 1.0)
+    draw.line(
+        [(bx, by + size * 0.55), (bx + size * 0.14, by - size * 0.2), top],
+        fill=tuple(trunk),
+        width=max(1, round(size * 0.18)),
+        joint="curve",
+    )
+    for angle in (-150, -110, -65, -20, 25):
+        a = math.radians(angle)
+        tip = (top[0] + math.cos(a) * size * 0.95, top[1] + math.sin(a) * size * 0.75 + size * 0.3)
+        mid = (top[0] + math.cos(a) * size * 0.5, top[1] + math.sin(a) * size * 0.55 - size * 0.08)
+        normal = (-math.sin(a) * size * 0.13, math.cos(a) * size * 0.13)
+        outline = None if edge is None else tuple(edge)
+        draw.polygon(
+            [
+                top,
+                (mid[0] + normal[0], mid[1] + normal[1]),
+                tip,
+                (mid[0] - normal[0], mid[1] - normal[1]),
+            ],
+            fill=tuple(leaf),
+            outline=outline,
+            width=max(1, round(size / 22)),
+        )

@@ -55,6 +55,7 @@ from render.nomadi import (
     valley_segments,
 )
 from render.palette import RGB
+from render.panel import panel_layout
 from render.png import MAX_PNG_BYTES
 from render.text import (
     MIN_PHONE_PX,
@@ -90,7 +91,7 @@ def game(players: int, course: str = "full", seed: int = 3) -> tuple[NomadiState
 
 
 PREDICATES: dict[str, Callable[[NomadiState], bool]] = {
-    "cards": lambda s: s.phase == "cards" and s.placed >= 2,
+    "cards": lambda s: s.phase == "cards" and len(s.pile) <= 3,
     "caravan": lambda s: s.phase == "caravan" and any(p.square >= 0 for p in s.pawns),
     "turn": lambda s: s.phase == "turn" and s.turns >= 4 and len(s.history) >= 2 and not s.deal,
     "deal": lambda s: s.deal is not None and s.deal.price < 0,
@@ -597,8 +598,14 @@ def test_the_status_says_why_the_game_ended_and_when_no_die_can_be_used() -> Non
 
 
 def test_the_panel_marks_each_seat_in_its_pawn_colour() -> None:
-    panel = score_panel(view_at(3, "turn"), NAMES[:3], "en")
+    view = view_at(3, "turn")
+    panel = score_panel(view, NAMES[:3], "en")
     assert [row.colour for row in panel.rows] == [pawn_colour(seat) for seat in range(3)]
+    image = render_nomadi_image(view, NAMES[:3])
+    top = BOARD_BOTTOM + dice_bar_height(view)
+    for seat, box in enumerate(panel_layout(panel, image.width).rows):
+        strip = (box[0] + 2, top + (box[1] + box[3]) / 2)  # the colour strip at the row's left
+        assert near(pixel(image, strip), pawn_colour(seat)), seat
 
 
 def test_bot_and_resigned_seats_are_badged() -> None:

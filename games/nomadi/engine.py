@@ -51,7 +51,17 @@ from games.nomadi.model import (
     TurnRecord,
     name,
 )
-from games.nomadi.state import Deal, NomadiState, Pawn, dump_state, load_state
+from games.nomadi.state import (
+    Deal,
+    NomadiState,
+    Pawn,
+    arrivals,
+    crossed,
+    dump_state,
+    goal,
+    load_state,
+    placer,
+)
 from games.nomadi.views import build_view, hand_lines
 
 OPTIONS = (
@@ -63,10 +73,6 @@ OPTIONS = (
 @lru_cache(maxsize=512)
 def _die_moves(s: NomadiState) -> tuple[DieMove, ...]:
     return tuple(rules.die_moves(s))
-
-
-def goal(s: NomadiState) -> frozenset[int]:
-    return BOARD.goal_of(s.course)
 
 
 def card_squares_forbidden(course: str) -> frozenset[int]:
@@ -138,10 +144,10 @@ class NomadiGame(Game[NomadiState, Move]):
         if s.phase == "over":
             return ()
         if s.phase == "cards":
-            return (Decision(s.placed % s.players, "nomadi.decision.card", {"count": len(s.pile)}),)
+            return (Decision(placer(s), "nomadi.decision.card", {"count": len(s.pile)}),)
         if s.phase == "caravan":
             left = sum(1 for p in s.pawns if p.square < 0)
-            return (Decision((s.placed - 5) % s.players, "nomadi.decision.pawn", {"count": left}),)
+            return (Decision(placer(s), "nomadi.decision.pawn", {"count": left}),)
         if s.deal is not None:
             d = s.deal
             if d.price < 0:
@@ -181,12 +187,12 @@ class NomadiGame(Game[NomadiState, Move]):
     def legal_moves(self, state: NomadiState, seat: Seat) -> list[Move]:
         s = state
         if s.phase == "cards":
-            if seat != s.placed % s.players:
+            if seat != placer(s):
                 return []
             taken = {sq for sq, _ in s.board_cards} | card_squares_forbidden(s.course)
             return [PlaceCard(sq) for sq in range(SQUARES) if sq not in taken]
         if s.phase == "caravan":
-            if seat != (s.placed - 5) % s.players:
+            if seat != placer(s):
                 return []
             occ = rules.occupancy(s)
             return [PlacePawn(sq) for sq in sorted(BOARD.start) if sq not in occ]
@@ -271,7 +277,7 @@ class NomadiGame(Game[NomadiState, Move]):
             card, pile = s.pile[0], s.pile[1:]
             cards = tuple(sorted((*s.board_cards, (move.square, card))))
             events.append(Event("nomadi.log.card_placed", {"square": name(move.square)}, seat))
-            s = replace(s, board_cards=cards, pile=pile, placed=s.placed + 1, path=(move.square,))
+            s = replace(s, board_cards=cards, pile=pile, path=(move.square,))
             if not pile:
                 s = replace(s, phase="caravan")
             return s
@@ -286,7 +292,7 @@ class NomadiGame(Game[NomadiState, Move]):
                     seat,
                 )
             )
-            s = replace(s, pawns=tuple(pawns), placed=s.placed + 1, path=(move.square,))
+            s = replace(s, pawns=tuple(pawns), path=(move.square,))
             if all(p.square >= 0 for p in s.pawns):
                 s = self._begin_turn(replace(s, phase="turn"), 0, events)
             return s
@@ -401,12 +407,7 @@ class NomadiGame(Game[NomadiState, Move]):
             if d == move.die and not u
         )
         used = s.used[:die_index] + (True,) + s.used[die_index + 1 :]
-        moved = replace(
-            pawn,
-            square=move.to,
-            left=pawn.left or move.to not in BOARD.start,
-            arrived=move.to in goal(s),
-        )
+        moved = replace(pawn, square=move.to)
         pawns = s.pawns[:index] + (moved,) + s.pawns[index + 1 :]
         events.append(
             Event(
@@ -495,26 +496,25 @@ class NomadiGame(Game[NomadiState, Move]):
         mover = s.active
         pawn = s.pawns[index]
         owner, to = pawn.owner, pawn.square
-        # EV2: the last pawn out of the start area, once.
+        # EV2: the last pawn out of the start area (once: none can go back in, R8).
         if (
-            not s.emptied
-            and frm in BOARD.start
+            frm in BOARD.start
             and to not in BOARD.start
             and not any(p.square in BOARD.start for p in s.pawns)
         ):
             events.append(Event("nomadi.log.last_out", {"player": player(owner)}))
-            s = replace(s, emptied=True, coins=_add(s.coins, owner, 5))
-        # EV3: crossing the valley.
+            s = replace(s, coins=_add(s.coins, owner, 5))
+        # EV3: crossing the valley; the first pawn across is alone on the goal side.
         if not BOARD.goal_side(frm) and BOARD.goal_side(to):
-            if not s.crossed:
+            if sum(1 for p in s.pawns if BOARD.goal_side(p.square)) == 1:
                 events.append(Event("nomadi.log.first_cross", {"player": player(mover)}))
-                s = replace(s, crossed=True, coins=_add(s.coins, mover, 5))
+                s = replace(s, coins=_add(s.coins, mover, 5))
             if all(BOARD.goal_side(p.square) for p in s.pawns):
                 events.append(Event("nomadi.log.last_cross", {"player": player(owner)}))
                 s = replace(s, coins=_add(s.coins, owner, -5))
         # EV4: the goal.
         if to in goal(s):
-            k = s.arrivals + 1
+            k = arrivals(s)
             pay = ARRIVAL_PAY[k - 1]
             if owner == mover:
                 coins = _add(s.coins, mover, pay)
@@ -536,7 +536,7 @@ class NomadiGame(Game[NomadiState, Move]):
                         },
                     )
                 )
-            s = replace(s, arrivals=k, coins=coins)
+            s = replace(s, coins=coins)
             if k == len(ARRIVAL_PAY):
                 return self._finish(s, "third", events)
         return s
@@ -568,10 +568,10 @@ class NomadiGame(Game[NomadiState, Move]):
         if not isinstance(move, DieMove):
             return None
         if move.to in goal(state):
-            return Term("nomadi.hint.goal", {"amount": ARRIVAL_PAY[min(state.arrivals, 2)]})
+            return Term("nomadi.hint.goal", {"amount": ARRIVAL_PAY[min(arrivals(state), 2)]})
         if move.to in dict(state.board_cards):
             return Term("nomadi.hint.card")
-        if not state.crossed and not BOARD.goal_side(move.frm) and BOARD.goal_side(move.to):
+        if not crossed(state) and not BOARD.goal_side(move.frm) and BOARD.goal_side(move.to):
             return Term("nomadi.hint.cross")
         return None
 

@@ -77,7 +77,7 @@ def reason(
     pawn = occ.get(move.frm)
     if pawn is None:
         return "nomadi.err.no_pawn", {"square": name(move.frm)}
-    if s.pawns[pawn].arrived:
+    if move.frm in goal:
         return "nomadi.err.arrived", {"square": name(move.frm)}
     if all(n in occ for n in orthogonal(move.frm)):
         return "nomadi.err.free_side", {"square": name(move.frm)}
@@ -87,7 +87,7 @@ def reason(
     after = set(occ) - {move.frm} | {move.to}
     if not connected(after):
         return "nomadi.err.contact", {}
-    if s.pawns[pawn].left and move.to in BOARD.start:
+    if move.frm not in BOARD.start and move.to in BOARD.start:
         return "nomadi.err.start", {}
     if BOARD.goal_side(move.frm) and not BOARD.goal_side(move.to):
         return "nomadi.err.valley", {}
@@ -103,14 +103,15 @@ def die_moves(s: NomadiState) -> list[DieMove]:
     unused = sorted({d for d, u in zip(s.dice, s.used, strict=True) if not u})
     out: list[DieMove] = []
     squares = set(occ)
+    goal = BOARD.goal_of(s.course)
     for pawn_index in sorted(occ.values(), key=lambda i: s.pawns[i].square):
         pawn = s.pawns[pawn_index]
         frm = pawn.square
-        if pawn.arrived or all(n in occ for n in orthogonal(frm)):
+        if frm in goal or all(n in occ for n in orthogonal(frm)):
             continue
         for die in unused:
             for to in sorted(landings(frm, die, occ)):
-                if pawn.left and to in BOARD.start:
+                if frm not in BOARD.start and to in BOARD.start:
                     continue
                 if BOARD.goal_side(frm) and not BOARD.goal_side(to):
                     continue

@@ -7,15 +7,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.core import Rng, Seat
-from games.nomadi.model import TurnRecord
+from games.nomadi.model import BOARD, CARD_VALUES, TurnRecord
 
 
 @dataclass(frozen=True)
 class Pawn:
     owner: Seat
     square: int  # -1: not placed yet
-    left: bool = False  # has ever stood outside the start area (R8)
-    arrived: bool = False  # in the goal area, never moves again (R3)
+    # Whether it has left the start area (R8) or arrived (R3) is where it
+    # stands: a pawn never re-enters the start area nor leaves the goal.
 
 
 @dataclass(frozen=True)
@@ -44,16 +44,12 @@ class NomadiState:
     known: tuple[tuple[int, ...], ...]  # per seat, card ids whose value it knows (sorted)
     coins: tuple[int, ...]
     pawns: tuple[Pawn, ...]
-    placed: int = 0  # setup placements made (cards, then pawns)
     active: Seat = 0
     dice: tuple[int, ...] = ()
     used: tuple[bool, ...] = ()
     rerolled: bool = False
     history: tuple[tuple[int, int, int, int], ...] = ()  # this turn: (die, pawn, from, to)
     deal: Deal | None = None
-    arrivals: int = 0
-    crossed: bool = False
-    emptied: bool = False  # EV2 paid
     turns: int = 0  # movement turns finished
     idle: int = 0  # turns in a row without a die used (EG2)
     offers: tuple[tuple[Seat, int, str], ...] = ()  # bribes on the table this turn
@@ -61,6 +57,33 @@ class NomadiState:
     end: str = ""  # why the game ended
     path: tuple[int, ...] = ()  # the last die move's squares, from its start to its landing
     previous: TurnRecord | None = None  # the last finished movement turn
+
+
+# ---------------------------------------------------------------- facts derived from the state
+
+EXTRA_CARDS = len(CARD_VALUES) - len(BOARD.water)  # placed by the players in setup
+
+
+def placer(s: NomadiState) -> Seat:
+    """Whose setup placement it is: cards then pawns, each round and round from seat 1."""
+    if s.phase == "cards":
+        return (EXTRA_CARDS - len(s.pile)) % s.players
+    return sum(1 for p in s.pawns if p.square >= 0) % s.players
+
+
+def goal(s: NomadiState) -> frozenset[int]:
+    return BOARD.goal_of(s.course)
+
+
+def arrivals(s: NomadiState) -> int:
+    """Pawns in the goal area: they arrived there and never leave (R3, EV4)."""
+    area = goal(s)
+    return sum(1 for p in s.pawns if p.square in area)
+
+
+def crossed(s: NomadiState) -> bool:
+    """Some pawn crossed the valley: it stands on the goal side, never to come back (R9)."""
+    return any(p.square >= 0 and BOARD.goal_side(p.square) for p in s.pawns)
 
 
 def dump_state(s: NomadiState) -> dict[str, Any]:
@@ -76,8 +99,7 @@ def dump_state(s: NomadiState) -> dict[str, Any]:
         "held": [list(h) for h in s.held],
         "known": [list(k) for k in s.known],
         "coins": list(s.coins),
-        "pawns": [[p.owner, p.square, p.left, p.arrived] for p in s.pawns],
-        "placed": s.placed,
+        "pawns": [[p.owner, p.square] for p in s.pawns],
         "active": s.active,
         "dice": list(s.dice),
         "used": list(s.used),
@@ -86,9 +108,6 @@ def dump_state(s: NomadiState) -> dict[str, Any]:
         "deal": None
         if s.deal is None
         else [s.deal.card, s.deal.mover, s.deal.owner, s.deal.pawn, s.deal.frm, s.deal.price],
-        "arrivals": s.arrivals,
-        "crossed": s.crossed,
-        "emptied": s.emptied,
         "turns": s.turns,
         "idle": s.idle,
         "offers": [list(o) for o in s.offers],
@@ -137,17 +156,13 @@ def load_state(d: Mapping[str, Any]) -> NomadiState:
             held=tuple(_ints(h) for h in d["held"]),
             known=tuple(_ints(k) for k in d["known"]),
             coins=_ints(d["coins"]),
-            pawns=tuple(Pawn(int(o), int(sq), bool(lf), bool(ar)) for o, sq, lf, ar in d["pawns"]),
-            placed=int(d["placed"]),
+            pawns=tuple(Pawn(int(o), int(sq)) for o, sq in d["pawns"]),
             active=int(d["active"]),
             dice=_ints(d["dice"]),
             used=tuple(bool(u) for u in d["used"]),
             rerolled=bool(d["rerolled"]),
             history=tuple((int(a), int(b), int(c), int(e)) for a, b, c, e in d["history"]),
             deal=None if deal is None else Deal(*(int(v) for v in deal)),
-            arrivals=int(d["arrivals"]),
-            crossed=bool(d["crossed"]),
-            emptied=bool(d["emptied"]),
             turns=int(d["turns"]),
             idle=int(d["idle"]),
             offers=tuple((int(a), int(b), str(c)) for a, b, c in d["offers"]),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from games.core import Event, Seat
 from games.nomadi.messages import player
-from games.nomadi.model import DealView, NomadiView, PawnView
-from games.nomadi.state import NomadiState
+from games.nomadi.model import BOARD, DealView, NomadiView, PawnView
+from games.nomadi.state import NomadiState, arrivals, crossed, goal
 
 
 def build_view(
@@ -13,6 +13,7 @@ def build_view(
 ) -> NomadiView:
     over = s.phase == "over"
     known = set(s.known[viewer]) if viewer is not None else set()
+    area = goal(s)
 
     def value(card: int) -> int | None:
         return s.values[card] if over or card in known else None
@@ -39,7 +40,12 @@ def build_view(
         bribes=s.bribes,
         phase=s.phase,
         active=s.active,
-        pawns=tuple(PawnView(p.owner, p.square, p.arrived, p.left) for p in s.pawns),
+        pawns=tuple(
+            PawnView(
+                p.owner, p.square, p.square in area, p.square >= 0 and p.square not in BOARD.start
+            )
+            for p in s.pawns
+        ),
         cards=tuple(sq for sq, _ in s.board_cards),
         pile=len(s.pile),
         coins=s.coins,
@@ -49,8 +55,8 @@ def build_view(
         rerolled=s.rerolled,
         deal=deal,
         offers=s.offers,
-        arrivals=s.arrivals,
-        crossed=s.crossed,
+        arrivals=arrivals(s),
+        crossed=crossed(s),
         rounds=s.turns // s.players,
         final=final,
         path=s.path,

@@ -45,10 +45,8 @@ def mk(
     course: str = "full",
     bribes: str = "off",
     values: tuple[int, ...] = CARD_VALUES,
-    left: bool | None = None,
 ) -> NomadiState:
     """A movement-phase state with pawns on the named squares (owner seats)."""
-    goal = BOARD.goal_of(course)
     return NomadiState(
         players=players,
         course=course,
@@ -61,16 +59,7 @@ def mk(
         held=((),) * players,
         known=((),) * players,
         coins=coins or (5,) * players,
-        pawns=tuple(
-            Pawn(
-                owner,
-                sq(s),
-                left=(sq(s) not in BOARD.start) if left is None else left,
-                arrived=sq(s) in goal,
-            )
-            for s, owner in pawns
-        ),
-        placed=5 + len(pawns),
+        pawns=tuple(Pawn(owner, sq(s)) for s, owner in pawns),
         active=active,
         dice=dice,
         used=(False,) * len(dice),
@@ -223,7 +212,7 @@ def test_r7_the_caravan_stays_in_one_piece() -> None:
 
 
 def test_r8_no_way_back_into_the_start_area_but_jumping_over_it() -> None:
-    s = mk([("L16", 0), ("M16", 1), ("N16", 1)], (1, 3, 1, 1, 1, 1), left=None)
+    s = mk([("L16", 0), ("M16", 1), ("N16", 1)], (1, 3, 1, 1, 1, 1))
     legal = GAME.legal_moves(s, 0)
     assert d(1, "L16", "M17") not in legal and d(1, "L16", "M15") in legal
     assert d(1, "N16", "M17") in legal  # never left: may move inside the area
@@ -346,38 +335,48 @@ def test_ev1_owner_needs_the_money_and_the_price_range() -> None:
 
 
 def test_ev2_last_pawn_out_of_the_start_area_pays_its_owner_once() -> None:
-    s = mk([("M16", 1), ("L16", 0), ("L15", 0)], left=False)
+    s = mk([("M16", 1), ("L16", 0), ("L15", 0)])
     step = GAME.play(s, 0, d(1, "M16", "L17"))
     assert "nomadi.log.last_out" in keys(step)
-    assert step.state.coins == (5, 10) and step.state.emptied
+    assert step.state.coins == (5, 10)
+    # Once the area is empty no pawn can enter it again (R8), so nobody is paid again.
+    again = GAME.play(step.state, 0, d(1, "L17", "K16"))
+    assert "nomadi.log.last_out" not in keys(again) and again.state.coins == (5, 10)
 
 
 def test_ev3_first_across_pays_the_mover_last_across_costs_the_owner() -> None:
-    # H9 (start side) -> H8 (goal side, V(H) = 8); G8 holds a pawn on the goal side.
-    s = mk([("H9", 1), ("I9", 0), ("I8", 0)])
-    step = GAME.play(s, 0, d(1, "H9", "H8"))
+    # H9 (start side) -> I8 (goal side, V(I) = 8), beside I9; I9 and I10 stay behind.
+    s = mk([("H9", 1), ("I9", 0), ("I10", 0)])
+    assert not GAME.view(s, None).crossed
+    step = GAME.play(s, 0, d(1, "H9", "I8"))
     assert "nomadi.log.first_cross" in keys(step) and "nomadi.log.last_cross" not in keys(step)
-    assert step.state.coins == (10, 5) and step.state.crossed
+    assert step.state.coins == (10, 5) and GAME.view(step.state, None).crossed
+    # I8 crossed before: this is not the first crossing, but H9 was the last pawn behind.
     last = mk([("H9", 1), ("I8", 0)])
-    last = replace(last, crossed=True)
     step = GAME.play(last, 0, d(1, "H9", "H8"))
+    assert "nomadi.log.first_cross" not in keys(step)
     assert "nomadi.log.last_cross" in keys(step) and step.state.coins == (5, 0)
 
 
-@pytest.mark.parametrize(("k", "whole", "half"), [(1, 8, 4), (2, 6, 3)])
+@pytest.mark.parametrize(("k", "whole", "half"), [(1, 8, 4), (2, 6, 3), (3, 4, 2)])
 def test_ev4_goal_payouts_whole_to_one_player_halves_when_shared(
     k: int, whole: int, half: int
 ) -> None:
-    s = replace(mk([("E4", 0), ("E5", 1), ("D5", 1)]), arrivals=k - 1)
+    # E4 steps into the goal on D4; k - 1 pawns of seat 2 already there (D3, then C3),
+    # joined to the caravan through E3.
+    arrived = [[], [("D3", 1), ("E3", 1)], [("D3", 1), ("E3", 1), ("C3", 1)]][k - 1]
+    s = mk([("E4", 0), ("E5", 1), ("D5", 1), *arrived])
+    assert GAME.view(s, None).arrivals == k - 1
     own = GAME.play(s, 0, d(1, "E4", "D4"))
-    assert own.state.coins == (5 + whole, 5) and own.state.arrivals == k
-    assert own.state.pawns[0].arrived
+    assert own.state.coins == (5 + whole, 5) and GAME.view(own.state, None).arrivals == k
+    assert GAME.view(own.state, None).pawns[0].arrived
     shared = GAME.play(replace(s, active=1), 1, d(1, "E4", "D4"))
     assert shared.state.coins == (5 + half, 5 + half)
 
 
 def test_ev4_eg1_third_arrival_ends_the_game_at_once_without_penalty() -> None:
-    s = replace(mk([("E4", 0), ("E5", 1), ("D5", 1)], (1, 6, 6, 6, 6, 6)), arrivals=2)
+    pawns = [("E4", 0), ("E5", 1), ("D5", 1), ("D3", 1), ("E3", 1), ("C3", 1)]
+    s = mk(pawns, (1, 6, 6, 6, 6, 6))
     step = GAME.play(s, 0, d(1, "E4", "D4"))
     t = step.state
     assert t.phase == "over" and t.end == "third" and step.ends_turn
@@ -422,9 +421,10 @@ def test_ties_share_the_win() -> None:
 def test_short_course_goal_is_m5_p8_and_a1_d4_ordinary() -> None:
     s = mk([("L5", 0), ("L4", 1), ("M4", 1)], course="short")
     step = GAME.play(s, 0, d(1, "L5", "M5"))
-    assert step.state.arrivals == 1 and step.state.coins[0] == 13
+    assert GAME.view(step.state, None).arrivals == 1 and step.state.coins[0] == 13
     full = mk([("E4", 0), ("E5", 1), ("D5", 1)], course="short")
-    assert GAME.play(full, 0, d(1, "E4", "D4")).state.arrivals == 0
+    moved = GAME.play(full, 0, d(1, "E4", "D4"))
+    assert GAME.view(moved.state, None).arrivals == 0 and moved.state.coins[0] == 5
 
 
 def test_bribes_offer_accept_and_lapse() -> None:
@@ -480,7 +480,7 @@ def test_french_words_read_like_the_notation_and_are_suggested_in_french() -> No
 
     s = mk([("K12", 0), ("J12", 1)], (1, 1, 6, 6, 6, 6), cards={"J13": 4})
     assert GAME.parse(s, 0, "1 K12-J11") == (d(1, "K12", "J11"),)
-    cards = replace(s, phase="cards", pile=(5,), placed=0)
+    cards = replace(s, phase="cards", pile=(13, 14, 15, 16, 17))
     assert GAME.parse(cards, 0, "carte F9") == (PlaceCard(sq("F9")),)
     assert GAME.parse(cards, 0, "CARTE f9") == GAME.parse(cards, 0, "card F9")
     words = GAME.move_words(PlaceCard(sq("F9")))
@@ -538,7 +538,7 @@ def test_s10_24_the_card_deal_is_settled_before_the_valley_pays() -> None:
     priced = GAME.apply(moved.state, 1, Offer(2))
     settled = GAME.play(priced, 0, Buy())
     assert keys(settled).index("nomadi.log.buy") < keys(settled).index("nomadi.log.first_cross")
-    assert settled.state.coins == (3, 6 + 2 + 5) and settled.state.crossed
+    assert settled.state.coins == (3, 6 + 2 + 5)
 
 
 def test_s10_26_a_card_does_not_occupy_its_square() -> None:
