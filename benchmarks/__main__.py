@@ -68,18 +68,33 @@ def states_of_a_game(spec: GameSpec, players: int, seed: int) -> list[Any]:
 
 
 def bench_legal_moves(spec: GameSpec) -> list[Figure]:
+    """Legal-move generation over every decision of bot games, and in the
+    busiest kind of decision alone (e.g. Oasis's tile placements)."""
     engine = spec.engine
     samples: list[float] = []
+    by_kind: dict[str, list[float]] = {}
     for players in range(engine.min_players, engine.max_players + 1):
         for state in states_of_a_game(spec, players, 5):
+            owed = {d.seat: d.key for d in engine.decisions(state)}
             for seat in engine.to_act(state):
                 # A resampled twin has the same legal moves, but no cache has seen it.
                 twin = engine.resample(state, seat, len(samples))
                 start = time.perf_counter()
                 engine.legal_moves(twin, seat)
                 samples.append((time.perf_counter() - start) * 1000)
+                by_kind.setdefault(owed[seat], []).append(samples[-1])
     p95 = percentile(samples, 0.95)
-    return [Figure(f"{spec.key}: legal moves, p95", f"{p95:.2f} ms", "≤ 5 ms", p95 <= 5)]
+    kind, busiest = max(by_kind.items(), key=lambda item: percentile(item[1], 0.95))
+    worst = percentile(busiest, 0.95)
+    return [
+        Figure(f"{spec.key}: legal moves, p95", f"{p95:.2f} ms", "≤ 5 ms", p95 <= 5),
+        Figure(
+            f"{spec.key}: legal moves, p95 in the busiest decision ({kind.split('.')[-1]})",
+            f"{worst:.2f} ms",
+            "≤ 5 ms",
+            worst <= 5,
+        ),
+    ]
 
 
 def bench_render(spec: GameSpec, repeat: int) -> list[Figure]:

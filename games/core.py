@@ -533,15 +533,15 @@ def complete(
     # Peel off complete leading moves (followed by a separator) one by one.
     while legal := game.legal_moves(scratch, seat):
         lowered = rest.lower()
-        matched = None
+        matched: tuple[int, MoveT] | None = None
         for move in legal:
             for text in forms(move):
                 text = text.lower()
-                if lowered.startswith(text) and lowered[len(text) : len(text) + 1] in (" ", ","):
+                after = lowered[len(text) : len(text) + 1]
+                whole = lowered.startswith(text) and after in (" ", ",")
+                # The longest move typed: "o C4" must not cut "o C4 noclaim" short.
+                if whole and (matched is None or len(text) > matched[0]):
                     matched = (len(text), move)
-                    break
-            if matched:
-                break
         if matched is None:
             break
         length, move = matched

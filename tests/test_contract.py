@@ -237,7 +237,10 @@ def test_autocomplete_never_offers_an_illegal_command(key: str, players: int) ->
 
 @pytest.mark.parametrize("key", sorted(SPECS))
 def test_every_view_renders_at_every_step(key: str) -> None:
-    """Spectator and every seat, in both languages, from setup to the end."""
+    """At every step from setup to the end, the spectator's board and one seat's
+    board and private image, the seats taking turns and the languages too: so
+    every step, every seat and both languages are drawn without rendering each
+    step once per seat (a long game would take a minute)."""
     spec = SPECS[key]
     engine = spec.engine
     renderer = renderer_of(spec)
@@ -246,8 +249,8 @@ def test_every_view_renders_at_every_step(key: str) -> None:
     states = [p.before for p in plies] + [plies[-1].step.state]
     names = ["Zoë", "Émile 🐪", "Дмитрий", "李"][:players]
     for number, state in enumerate(states):
-        lang = ("en", "fr")[number % 2]
-        for viewer in (None, *range(players)):
+        lang = ("en", "fr")[(number // players) % 2]  # each seat in both languages
+        for viewer in (None, number % players):
             png = renderer.board(engine.view(state, viewer), names, lang)
             image = Image.open(io.BytesIO(png))
             assert image.format == "PNG" and 900 <= image.width <= 1400

@@ -1,0 +1,35 @@
+"""Oasis (Moon & Weissblum, 2004): the rules engine and its declaration."""
+
+from games.core import GameSpec
+from games.oasis.ai import choose_move
+from games.oasis.engine import GAME, OasisGame
+from games.oasis.model import (
+    Bonus,
+    Camel,
+    CamelMove,
+    Move,
+    OasisView,
+    Reveal,
+    Stop,
+    Take,
+    Tile,
+)
+from games.oasis.state import OasisState
+
+SPEC = GameSpec(engine=GAME, bot=choose_move, package=__name__)
+
+__all__ = [
+    "GAME",
+    "SPEC",
+    "Bonus",
+    "Camel",
+    "CamelMove",
+    "Move",
+    "OasisGame",
+    "OasisState",
+    "OasisView",
+    "Reveal",
+    "Stop",
+    "Take",
+    "Tile",
+]
