@@ -489,6 +489,20 @@ def bot_move(game: Game[StateT, MoveT], bot: Bot, state: StateT, seat: Seat, see
     return move
 
 
+def best_of(items: Sequence[T], rng: Rng, score: Callable[[T], float]) -> T:
+    """For bots: an item of highest score, ties broken by ``rng``."""
+    best: list[T] = []
+    top = float("-inf")
+    for item in items:
+        value = float(score(item))
+        if value > top + 1e-9:
+            top, best = value, [item]
+        elif abs(value - top) <= 1e-9:
+            best.append(item)
+    index, _ = rng.randbelow(len(best))
+    return best[index]
+
+
 @dataclass(frozen=True)
 class Suggestion:
     """One autocomplete entry: what is shown and the full command it stands for.

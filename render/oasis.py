@@ -12,7 +12,7 @@ camels left in the supply, largest herd and squares owned per landscape;
 once over, each score line (herd or squares × multipliers) and the total.
 
 The board: free squares in sand, the camel track as a terracotta road,
-springs as pools under a palm, bonus squares as their landscape with a gold
+springs as pools under a palm, bonus squares as their landscape with a white
 star carrying the landscape's letter. Those never change during a game, so
 they form a static layer cached once; each render copies it and draws only
 what moves: landscape tiles, domain outlines, pawns, camels, the last

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.core import Rng
+from games.core import Rng, best_of
 from games.nomadi.model import (
     ARRIVAL_PAY,
     BOARD,
@@ -42,10 +42,10 @@ def choose_move(view: NomadiView, legal: Sequence[Move], rng: Rng) -> Move:
         return Buy() if buy else Refuse()
     goal = BOARD.goal_of(view.course)
     if isinstance(first, PlaceCard):  # where the caravan will pass early
-        return _best(moves, rng, lambda m: -abs(king_distance(_sq(m), BOARD.start) - 3))
+        return best_of(moves, rng, lambda m: -abs(king_distance(_sq(m), BOARD.start) - 3))
     if isinstance(first, PlacePawn):
-        return _best(moves, rng, lambda m: -king_distance(_sq(m), goal))
-    return _best(moves, rng, lambda m: _die_score(view, m, goal))
+        return best_of(moves, rng, lambda m: -king_distance(_sq(m), goal))
+    return best_of(moves, rng, lambda m: _die_score(view, m, goal))
 
 
 def steps_to(sq: int, area: frozenset[int]) -> int:
@@ -56,20 +56,6 @@ def steps_to(sq: int, area: frozenset[int]) -> int:
 
 def _sq(move: Move) -> int:
     return move.square if isinstance(move, PlaceCard | PlacePawn) else 0
-
-
-def _best(moves: list[Move], rng: Rng, score: object) -> Move:
-    assert callable(score)
-    best: list[Move] = []
-    top = float("-inf")
-    for move in moves:
-        value = float(score(move))
-        if value > top + 1e-9:
-            top, best = value, [move]
-        elif abs(value - top) <= 1e-9:
-            best.append(move)
-    index, _ = rng.randbelow(len(best))
-    return best[index]
 
 
 def _offer(view: NomadiView, moves: list[Move]) -> Move:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.core import Rng
+from games.core import Rng, best_of
 from games.oasis.model import (
     AUTO,
     BOARD,
@@ -37,23 +37,9 @@ def choose_move(view: OasisView, legal: Sequence[Move], rng: Rng) -> Move:
     if isinstance(first, Reveal | Stop):
         return _offer(view, moves, rng)
     if isinstance(first, Take):
-        return _best(moves, rng, lambda m: _offer_value(view, m))
+        return best_of(moves, rng, lambda m: _offer_value(view, m))
     domain_of = {sq: d for d in view.domains for sq in d.squares}
-    return _best(moves, rng, lambda m: _placement_value(view, m, domain_of))
-
-
-def _best(moves: list[Move], rng: Rng, score: object) -> Move:
-    assert callable(score)
-    best: list[Move] = []
-    top = float("-inf")
-    for move in moves:
-        value = float(score(move))
-        if value > top + 1e-9:
-            top, best = value, [move]
-        elif abs(value - top) <= 1e-9:
-            best.append(move)
-    index, _ = rng.randbelow(len(best))
-    return best[index]
+    return best_of(moves, rng, lambda m: _placement_value(view, m, domain_of))
 
 
 def _mine(view: OasisView) -> dict[str, int]:
