@@ -8,7 +8,8 @@ then stops by command. The others stop with the button or the bot plays.
 In the choices, /oasis take lists each offer with its offerer's name and
 cards, Alice's own offer is refused (R7), she takes an offer by its
 offerer's name, a placement on the camel track is refused with its rule,
-and her whole acquisition is then one public post. Multiplier tiles reach
+and her whole acquisition is then one public post; a later choice is made
+with a take button. Multiplier tiles reach
 only their taker, privately; /game hand shows them in a private image. The
 game is played to the end from the suggestions, then the leaderboard.
 """
@@ -191,6 +192,28 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
     shown = await hand.final(timeout=20)
     assert hand.ephemeral and "face-down multiplier" in shown.content
     assert "hand.png" in shown.files
+
+    # A later choice is made with a take button of the turn post.
+    state, _ = stored(world)
+    for _ in range(50):
+        if state.phase == "choose" and not any(state.pending):
+            break
+        user = user_of(current(state) or 0)
+        assert user is not None
+        choices = await suggestions(world, user, "oasis move", {"notation": ""}, "notation")
+        await move(world, user, choices[0]["value"])
+        state, _ = stored(world)
+    seat = current(state)
+    assert seat is not None and state.phase == "choose"
+    user = user_of(seat)
+    assert user is not None
+    post = fake.messages(world.channel)[-1]
+    take = next(c for c in quick_buttons(post) if ":take " in c)
+    offerer = int(take.rsplit(" ", 1)[1]) - 1
+    clicked = await fake.click(user, post, take, locale=locale_of(world, user))
+    await clicked.final(timeout=20)
+    assert clicked.ack_latency < 3
+    assert stored(world)[0].taken[offerer] == seat
 
     # The rest of the game, from the suggestions (a whole turn ★ when there is one).
     commands = 0
