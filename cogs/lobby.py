@@ -444,23 +444,23 @@ class Lobby(commands.Cog):
         assert interaction.channel_id is not None
         locale = interaction.locale
         session = await self.service.latest_in(interaction.channel_id)
-        lines = [
-            f"{number}. {line}"
-            for number, line in enumerate(
-                turn_lines(session, await self.service.history(session), locale), start=1
-            )
-        ]
+        turns = await self.service.history(session)
+        lines = [f"{n}. {line}" for n, line in enumerate(turn_lines(session, turns, locale), 1)]
         head = i18n.t(locale, "game.history_head", game=title(session, locale), id=session.id)
         if not lines:
             await interaction.response.send_message(
                 f"{head}\n{i18n.t(locale, 'game.history_empty')}", ephemeral=True
             )
             return
+        # The attached file is plain text: no Markdown, so nothing to escape.
+        text_lines = turn_lines(session, turns, locale, plain=True)
+        plain = [f"{n}. {line}" for n, line in enumerate(text_lines, 1)]
         if session.record.status == "finished":
             lines.append(final_summary(session, locale))
+            plain.append(final_summary(session, locale, plain=True))
         shown = "\n".join([head, *lines[-HISTORY_LINES:]])[-1900:]
         log_file = discord.File(
-            io.BytesIO("\n".join([head, *lines]).encode("utf-8")), filename="history.txt"
+            io.BytesIO("\n".join([head, *plain]).encode("utf-8")), filename="history.txt"
         )
         await interaction.response.send_message(
             shown, file=log_file, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

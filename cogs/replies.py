@@ -40,24 +40,36 @@ def title(session: Session, locale: object) -> str:
     return i18n.t(locale, f"{session.key}.title")
 
 
-def describe(event: Event, locale: object) -> str:
+def describe(event: Event, locale: object, *, plain: bool = False) -> str:
     """An event's text, its details in brackets after it. Text parameters are
-    data, never markup: a player's words (a Nomadi bribe's message) are escaped."""
-    params = {k: md(v) if isinstance(v, str) else v for k, v in event.params.items()}
+    data, never markup: a player's words (a Nomadi bribe's message) are escaped
+    for Discord, or (``plain``, for a text file) only kept on one line."""
+
+    def shown(value: str) -> str:
+        return " ".join(value.split()) if plain else md(value)
+
+    params = {k: shown(v) if isinstance(v, str) else v for k, v in event.params.items()}
     text = i18n.translate(locale, event.key, params)
     if event.details:
-        text += f" ({', '.join(describe(d, locale) for d in event.details)})"
+        details = ", ".join(describe(d, locale, plain=plain) for d in event.details)
+        text += f" ({details})"
     return text
 
 
-def turn_lines(session: Session, turns: Sequence[Turn], locale: object) -> list[str]:
-    """One line per turn (its public events joined), game events on lines of their own."""
+def turn_lines(
+    session: Session, turns: Sequence[Turn], locale: object, *, plain: bool = False
+) -> list[str]:
+    """One line per turn (its public events joined), game events on lines of their
+    own; ``plain`` for a text file (no Markdown: names unbolded, words unescaped)."""
     lines = []
     for turn in turns:
-        own = [describe(e, locale) for e in turn.public_events() if e.seat is not None]
+        own = [describe(e, locale, plain=plain) for e in turn.public_events() if e.seat is not None]
         if own:
-            lines.append(f"**{session.shown(turn.seat)}**: {' · '.join(own)}")
-        lines.extend(describe(e, locale) for e in turn.public_events() if e.seat is None)
+            name = session.names[turn.seat] if plain else f"**{session.shown(turn.seat)}**"
+            lines.append(f"{name}: {' · '.join(own)}")
+        lines.extend(
+            describe(e, locale, plain=plain) for e in turn.public_events() if e.seat is None
+        )
     return lines
 
 
@@ -90,19 +102,22 @@ def next_lines(session: Session, locale: object) -> list[str]:
     ]
 
 
-def final_summary(session: Session, locale: object) -> str:
-    """The ranking as the leaderboard records it, with each score's breakdown."""
+def final_summary(session: Session, locale: object, *, plain: bool = False) -> str:
+    """The ranking as the leaderboard records it, with each score's breakdown
+    (``plain``: for a text file, without Markdown)."""
     outcome = session.outcome
     table = sorted(session.standings(), key=lambda s: (s.rank, s.seat))
     lines = []
     for standing in table:
         seat = standing.seat
         medal = "🏆" if standing.won else f"{standing.rank}."
-        name = session.shown(seat)
+        name = session.names[seat] if plain else session.shown(seat)
         if session.seat(seat).resigned:
             name += f" ({i18n.t(locale, 'lobby.tag.resigned')})"
+        if not plain:
+            name = f"**{name}**"
         if outcome is None:
-            lines.append(f"{medal} **{name}**")
+            lines.append(f"{medal} {name}")
             continue
         parts = ""
         if outcome.breakdown:
@@ -110,7 +125,7 @@ def final_summary(session: Session, locale: object) -> str:
                 f"{i18n.t(locale, f'{session.key}.score.{category}', default=category)} {points}"
                 for category, points in outcome.breakdown[seat]
             )
-        lines.append(f"{medal} **{name}**: {outcome.scores[seat]}{parts}")
+        lines.append(f"{medal} {name}: {outcome.scores[seat]}{parts}")
     return "\n".join(lines)
 
 

@@ -169,6 +169,12 @@ async def test_nomadi_is_played_end_to_end(world: World) -> None:
     post = await bribe.final(timeout=20)
     assert not bribe.ephemeral and "\\*\\*vas\\-y\\*\\*" in post.content
     assert "@everyone" not in post.content and "@\u200beveryone" in post.content
+    # /game history: escaped in its message, literal in its plain-text file.
+    history = await fake.slash(bob, world.channel, "game history", locale="fr")
+    listed = await history.final(timeout=20)
+    assert history.ephemeral and "\\*\\*vas\\-y\\*\\*" in listed.content
+    log_text = listed.files["history.txt"].decode("utf-8")
+    assert "**vas-y** @everyone" in log_text and "\\" not in log_text
     accepted = await move(world, alice, "accept 2")
     assert accepted.ephemeral  # Alice's turn goes on: answered privately
     assert stored(world)[0].coins == (7, 3)
