@@ -60,6 +60,20 @@ def _param_from_json(value: Any) -> Param:
     raise ValueError(f"not a message param: {value!r}")
 
 
+def ints_of(value: Any) -> tuple[int, ...]:
+    """A JSON list of integers as a tuple (for ``load``), or ValueError."""
+    if not isinstance(value, list) or not all(type(v) is int for v in value):
+        raise ValueError(f"expected a list of integers, got {value!r}")
+    return tuple(value)
+
+
+def strs_of(value: Any) -> tuple[str, ...]:
+    """A JSON list of strings as a tuple (for ``load``), or ValueError."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"expected a list of strings, got {value!r}")
+    return tuple(value)
+
+
 def params_json(params: Params) -> dict[str, Any]:
     return {k: _param_json(v) for k, v in params.items()}
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Rng, Seat
+from games.core import Rng, Seat, ints_of
 from games.nomadi.model import BOARD, CARD_VALUES, TurnRecord
 
 
@@ -128,17 +128,11 @@ def _load_turn(value: Any) -> TurnRecord | None:
     seat, dice, used, moves, paid = value
     return TurnRecord(
         int(seat),
-        _ints(dice),
+        ints_of(dice),
         tuple(bool(u) for u in used),
         tuple((int(d), int(a), int(b)) for d, a, b in moves),
         int(paid),
     )
-
-
-def _ints(value: Any) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(type(v) is int for v in value):
-        raise ValueError(f"nomadi state: expected a list of integers, got {value!r}")
-    return tuple(value)
 
 
 def load_state(d: Mapping[str, Any]) -> NomadiState:
@@ -150,15 +144,15 @@ def load_state(d: Mapping[str, Any]) -> NomadiState:
             bribes=str(d["bribes"]),
             phase=str(d["phase"]),
             rng=Rng(int(d["rng"])),
-            values=_ints(d["values"]),
+            values=ints_of(d["values"]),
             board_cards=tuple((int(a), int(b)) for a, b in d["board_cards"]),
-            pile=_ints(d["pile"]),
-            held=tuple(_ints(h) for h in d["held"]),
-            known=tuple(_ints(k) for k in d["known"]),
-            coins=_ints(d["coins"]),
+            pile=ints_of(d["pile"]),
+            held=tuple(ints_of(h) for h in d["held"]),
+            known=tuple(ints_of(k) for k in d["known"]),
+            coins=ints_of(d["coins"]),
             pawns=tuple(Pawn(int(o), int(sq)) for o, sq in d["pawns"]),
             active=int(d["active"]),
-            dice=_ints(d["dice"]),
+            dice=ints_of(d["dice"]),
             used=tuple(bool(u) for u in d["used"]),
             rerolled=bool(d["rerolled"]),
             history=tuple((int(a), int(b), int(c), int(e)) for a, b, c, e in d["history"]),
@@ -166,9 +160,9 @@ def load_state(d: Mapping[str, Any]) -> NomadiState:
             turns=int(d["turns"]),
             idle=int(d["idle"]),
             offers=tuple((int(a), int(b), str(c)) for a, b, c in d["offers"]),
-            spoken=_ints(d["spoken"]),
+            spoken=ints_of(d["spoken"]),
             end=str(d["end"]),
-            path=_ints(d["path"]),
+            path=ints_of(d["path"]),
             previous=_load_turn(d["previous"]),
         )
     except (KeyError, TypeError, ValueError) as error:

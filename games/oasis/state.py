@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Rng, Seat
+from games.core import Rng, Seat, ints_of, strs_of
 from games.oasis.model import BOARD, CONTENT, LANDS, MULTIPLIERS
 
 EMPTY = "."  # an empty square in ``ground`` (no tile) and ``herd`` (no camel)
@@ -116,18 +116,6 @@ def dump_state(s: OasisState) -> dict[str, Any]:
     }
 
 
-def _ints(value: Any) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(type(v) is int for v in value):
-        raise ValueError(f"expected a list of integers, got {value!r}")
-    return tuple(value)
-
-
-def _codes(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"expected a list of card codes, got {value!r}")
-    return tuple(value)
-
-
 def _squares(value: Any, letters: str) -> str:
     text = str(value)
     if len(text) != len(BOARD.cells) or set(text) - set(letters + EMPTY):
@@ -143,24 +131,24 @@ def load_state(d: Mapping[str, Any]) -> OasisState:
             rng=Rng(int(d["rng"])),
             phase=str(d["phase"]),
             round=int(d["round"]),
-            ranks=_ints(d["ranks"]),
-            received=_ints(d["received"]),
+            ranks=ints_of(d["ranks"]),
+            received=ints_of(d["received"]),
             cursor=int(d["cursor"]),
-            out=_ints(d["out"]),
-            stacks=tuple(_codes(st) for st in d["stacks"]),
-            draw=_codes(d["draw"]),
-            discard=_codes(d["discard"]),
-            offers=tuple(_codes(o) for o in d["offers"]),
-            taken=_ints(d["taken"]),
-            lands=_ints(d["lands"]),
-            piles=_ints(d["piles"]),
-            mults=tuple(_ints(m) for m in d["mults"]),
+            out=ints_of(d["out"]),
+            stacks=tuple(strs_of(st) for st in d["stacks"]),
+            draw=strs_of(d["draw"]),
+            discard=strs_of(d["discard"]),
+            offers=tuple(strs_of(o) for o in d["offers"]),
+            taken=ints_of(d["taken"]),
+            lands=ints_of(d["lands"]),
+            piles=ints_of(d["piles"]),
+            mults=tuple(ints_of(m) for m in d["mults"]),
             ground=_squares(d["ground"], LANDS),
             herd=_squares(d["herd"], "".join(str(i) for i in range(players))),
             pawns=tuple((int(sq), int(owner)) for sq, owner in d["pawns"]),
-            pending=_ints(d["pending"]),
-            moved=_ints(d["moved"]),
-            last=_ints(d["last"]),
+            pending=ints_of(d["pending"]),
+            moved=ints_of(d["moved"]),
+            last=ints_of(d["last"]),
             last_seat=int(d["last_seat"]),
             end=str(d["end"]),
         )

@@ -1,0 +1,16 @@
+"""How the Sahwari engine words its refusals (catalogue ``sahwari.*``)."""
+
+from __future__ import annotations
+
+from games import catalogue
+from games.core import IllegalMove, InvalidMove, Param
+
+catalogue.add_source("games.sahwari")
+
+
+def illegal(key: str, **params: Param) -> IllegalMove:
+    return IllegalMove(catalogue.text("en", key, params), key=key, **params)
+
+
+def invalid(key: str, **params: Param) -> InvalidMove:
+    return InvalidMove(catalogue.text("en", key, params), key=key, **params)
