@@ -56,12 +56,13 @@ def suggested_turn(session: Session, seat: Seat, words: Any) -> tuple[str, str] 
             break  # a reveal: what follows is the player's to decide once he has seen it
     if len(moves) < 2:
         return None
+    sep = engine.separator
+    value = sep.join(engine.format_move(m) for m in moves)
     try:
-        engine.parse(session.state, seat, " ".join(engine.format_move(m) for m in moves))
+        engine.parse(session.state, seat, value)
     except MoveError:
         return None  # the game ends a command earlier (a Nomadi card deal)
-    label = "★ " + " ".join(words(m) for m in moves)
-    value = " ".join(engine.format_move(m) for m in moves)
+    label = "★ " + sep.join(words(m) for m in moves)
     return label[:VALUE_LIMIT], value[:VALUE_LIMIT]
 
 

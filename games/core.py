@@ -360,6 +360,9 @@ class Game(ABC, Generic[StateT, MoveT]):
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...] = ()
+    # How autocomplete joins the moves of one command; ``parse`` must read it.
+    # A game whose moves take optional words (Sahwari's ``skip [KIND]``) needs "; ".
+    separator: str = " "
 
     @abstractmethod
     def new(self, players: int, seed: int, options: Mapping[str, str] | None = None) -> StateT:
@@ -566,7 +569,7 @@ def complete(
             for text in forms(move):
                 text = text.lower()
                 after = lowered[len(text) : len(text) + 1]
-                whole = lowered.startswith(text) and after in (" ", ",")
+                whole = lowered.startswith(text) and after in (" ", ",", ";")
                 # The longest move typed: "o C4" must not cut "o C4 noclaim" short.
                 if whole and (matched is None or len(text) > matched[0]):
                     matched = (len(text), move)
@@ -581,23 +584,24 @@ def complete(
             break
         prefix.append(forms(move))
         scratch = step.state
-        rest = rest[length:].lstrip(" ,")
+        rest = rest[length:].lstrip(" ,;")
     needle = _norm(rest)
     matching: list[tuple[MoveT, str, str]] = []
     for move in game.legal_moves(scratch, seat):
         notation, words = forms(move)
         if not needle or needle in _norm(notation) or needle in _norm(words):
             matching.append((move, notation, words))
-    head_notation = " ".join(n for n, _ in prefix)
-    head_words = " ".join(w for _, w in prefix)
+    sep = game.separator
+    head_notation = sep.join(n for n, _ in prefix)
+    head_words = sep.join(w for _, w in prefix)
     out: list[Suggestion] = []
     for move, notation, words in _spread(matching, limit):
-        command = f"{head_notation} {notation}".strip()
+        command = sep.join((*(n for n, _ in prefix), notation))
         if prefix and not _parses(game, state, seat, command):
             continue  # the game ends a command there (e.g. after a reveal)
         out.append(
             Suggestion(
-                label=f"{head_words} {words}".strip(),
+                label=sep.join((*(w for _, w in prefix), words)),
                 command=command,
                 hint=game.move_hint(scratch, seat, move),
             )

@@ -5,7 +5,7 @@ piece by piece): a move whose notation starts another's (``o D4`` and
 from __future__ import annotations
 
 from games.core import complete
-from games.oasis.engine import GAME
+from games.oasis.engine import GAME, OasisGame
 from games.oasis.model import NOCLAIM, Tile
 from tests.oasis.test_rules import at_placement, sq
 
@@ -30,3 +30,17 @@ def test_offers_are_suggested_with_their_cards() -> None:
     found = complete(GAME, s, me, "")
     assert found and all(c.command.startswith("take ") for c in found)
     assert all(c.hint is not None and c.hint.key == "oasis.hint.take" for c in found)
+
+
+class SemicolonOasis(OasisGame):
+    """Oasis joining a command's moves with "; " (its parser reads both)."""
+
+    separator = "; "
+
+
+def test_a_game_separator_joins_the_moves_autocomplete_offers() -> None:
+    game = SemicolonOasis()
+    s, me = at_placement(pending=(2, 0, 0, 0), tiles={"o": "C4"})
+    found = complete(game, s, me, "o D4 noclaim; ")
+    assert found and all(c.command.startswith("o D4 noclaim; o ") for c in found)
+    assert all(len(game.parse(s, me, c.command)) == 2 for c in found)
