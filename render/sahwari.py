@@ -516,6 +516,23 @@ def _influence_disc(draw: ImageDraw.ImageDraw, centre: Point, value: int, size: 
     draw_text(draw, centre, signed(value), size, PAPER, anchor="mm", bold=True, role="value")
 
 
+def _half_slot(
+    draw: ImageDraw.ImageDraw,
+    at: tuple[float, float],
+    word: str,
+    value: int,
+    size: int,
+    anchor: str,
+    gap: int,
+) -> None:
+    """A half-slot (rule K2): its ability's abbreviation, and its value ``gap`` px below."""
+    x, y = at
+    draw_text(draw, (x, y), word, size, INK, anchor=anchor + "m", bold=True, role="value")
+    draw_text(
+        draw, (x, y + gap), str(value), size, GOOD, anchor=anchor + "m", bold=True, role="value"
+    )
+
+
 def draw_card(
     draw: ImageDraw.ImageDraw, box: Box, card: Card, lang: str, *, size: int = VALUE_SIZE
 ) -> None:
@@ -541,19 +558,7 @@ def draw_card(
     inner_w = (x1 - x0 - 2 * band) / 2 - 4
     for edge, ex, anchor in ((card.left, x0 + band + 4, "l"), (card.right, x1 - band - 4, "r")):
         word = fit_text(_word(lang, f"abbr.{edge.ability}"), size, inner_w, bold=True)
-        draw_text(
-            draw, (ex, y0 + 40), word, size, INK, anchor=anchor + "m", bold=True, role="value"
-        )
-        draw_text(
-            draw,
-            (ex, y0 + 66),
-            str(edge.value),
-            size,
-            GOOD,
-            anchor=anchor + "m",
-            bold=True,
-            role="value",
-        )
+        _half_slot(draw, (ex, y0 + 40), word, edge.value, size, anchor, 26)
     cx = (x0 + x1) / 2
     draw_text(draw, (cx, y0 + 14), card.id, size, CARD_ID, anchor="mm", bold=True, role="value")
     _influence_disc(draw, (cx, y0 + 66), card.influence, size)
@@ -1006,17 +1011,5 @@ def _draw_sheet(draw: ImageDraw.ImageDraw, box: Box, seat: Seat, lang: str, size
             bx = ex + (k * 20 if anchor == "l" else -(k + 1) * 20)
             draw.rectangle((bx, y0 + 6, bx + 18, y0 + 30), fill=BAND[colour])
         word = _word(lang, f"abbr.{opening.ability}")
-        draw_text(
-            draw, (ex, y0 + 50), word, size, INK, anchor=anchor + "m", bold=True, role="value"
-        )
-        draw_text(
-            draw,
-            (ex, y0 + 74),
-            str(opening.value),
-            size,
-            GOOD,
-            anchor=anchor + "m",
-            bold=True,
-            role="value",
-        )
+        _half_slot(draw, (ex, y0 + 50), word, opening.value, size, anchor, 24)
     draw_player_marker(draw, seat, ((x0 + x1) / 2, y1 - 26), 16, edge=INK)
