@@ -107,11 +107,12 @@ class OasisCog(
             return []
         session, seat = found
         needle = current.strip().casefold()
+        offers = session.view(None).offers  # one view for every label
         choices = []
         for move in session.engine.legal_moves(session.state, seat):
             if not isinstance(move, Take):
                 continue
-            label = offer_label(session, move, interaction.locale)
+            label = offer_label(session, offers, move, interaction.locale)
             if needle in label.casefold():
                 choices.append(
                     app_commands.Choice(name=label[:VALUE_LIMIT], value=f"take {move.seat + 1}")
@@ -119,9 +120,11 @@ class OasisCog(
         return choices[:CHOICE_LIMIT]
 
 
-def offer_label(session: Session, move: Take, locale: object) -> str:
-    """``Bob (seat 2): Oasis ×2, Camels ×3``."""
-    cards = session.view(None).offers[move.seat]
+def offer_label(
+    session: Session, offers: Sequence[Sequence[str]], move: Take, locale: object
+) -> str:
+    """``Bob (2): Oasis ×2, Camels ×3``."""
+    cards = offers[move.seat]
     words = ", ".join(i18n.term(locale, Term(f"oasis.card.{code}")) for code in cards)
     return f"{session.names[move.seat]} ({move.seat + 1}): {words}"
 

@@ -255,11 +255,6 @@ def named_squares(view: OasisView) -> list[int]:
     ]
 
 
-def winners(view: OasisView) -> tuple[Seat, ...]:
-    """The winner once over (the engine applies the tie-break, §8)."""
-    return view.winners
-
-
 def domain_edges(squares: Sequence[int]) -> list[tuple[int, str]]:
     """The sides of a domain's squares that face outside it: (square, side),
     side one of "top", "right", "bottom", "left"."""
@@ -1072,7 +1067,7 @@ def score_panel(
         columns=tuple(columns),
         rows=tuple(rows),
         acting=() if over else view.awaiting,
-        winners=winners(view),
+        winners=view.winners,
         note=note,
         name_width=NAME_W,
     )

@@ -516,6 +516,13 @@ def _influence_disc(draw: ImageDraw.ImageDraw, centre: Point, value: int, size: 
     draw_text(draw, centre, signed(value), size, PAPER, anchor="mm", bold=True, role="value")
 
 
+def _hand_line(
+    draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int, room: float
+) -> None:
+    """One line of the hand image's text, shrunk to fit ``room`` px."""
+    draw_text(draw, at, fit_text(text, size, room), size, PAPER, anchor="lm", role="score")
+
+
 def _half_slot(
     draw: ImageDraw.ImageDraw,
     at: tuple[float, float],
@@ -924,29 +931,13 @@ def render_sahwari_hand_image(
         _word(lang, "hand.convoys", {"handles": _convoys_text(view, c) or "–"}),
     )
     for text in texts:
-        draw_text(
-            draw,
-            (32, y + 16),
-            fit_text(text, score_size, width - 64),
-            score_size,
-            PAPER,
-            anchor="lm",
-            role="score",
-        )
+        _hand_line(draw, (32, y + 16), text, score_size, width - 64)
         y += 40
     y += 10
     draw_text(draw, (32, y), _word(lang, "hand.faces"), title_size, GOLD, bold=True, role="title")
     y += 36
     if not faces:
-        draw_text(
-            draw,
-            (32, y + 8),
-            _word(lang, "hand.none"),
-            score_size,
-            PAPER,
-            anchor="lm",
-            role="score",
-        )
+        _hand_line(draw, (32, y + 8), _word(lang, "hand.none"), score_size, width - 64)
         y += 44
     for handle, token_id, owned in faces:
         token = CONTENT.token(token_id)
@@ -958,15 +949,7 @@ def render_sahwari_hand_image(
         icons = ", ".join(_icon_word(icon, lang) for icon in token.icons)
         why = _word(lang, "hand.own" if owned else "hand.spied")
         text = f"{token_id} · {icons} · {why}"
-        draw_text(
-            draw,
-            (110, y + 9),
-            fit_text(text, score_size, width - 150),
-            score_size,
-            PAPER,
-            anchor="lm",
-            role="score",
-        )
+        _hand_line(draw, (110, y + 9), text, score_size, width - 150)
         y += 44
     y += 6
     legend = " · ".join(

@@ -45,7 +45,6 @@ from render.oasis import (
     seat_colour,
     status_words,
     table_height,
-    winners,
 )
 from render.palette import INK, PAPER, RGB, player_style, worst_delta_e
 from render.panel import panel_height, panel_layout
@@ -518,7 +517,7 @@ def test_the_end_says_why_and_breaks_the_score_down() -> None:
         "Partie terminée · la pile désert de pierre est vide"
     )
     panel = score_panel(view, NAMES, "en")
-    assert panel.winners == winners(view) and panel.acting == ()
+    assert panel.winners == view.winners and panel.acting == ()
     assert [c.title for c in panel.columns] == [
         "Camels",
         "Oasis",
@@ -538,14 +537,15 @@ def test_the_end_says_why_and_breaks_the_score_down() -> None:
     assert catalogue.text("en", "oasis.render.scoring") in words(texts, "title")
 
 
-def test_the_winner_is_the_best_total_ties_to_the_lowest_rank() -> None:
+def test_the_panel_crowns_the_engines_winner() -> None:
+    """The tie-break (§8: the lowest rank tile) is the engine's; the board
+    crowns whoever the view names, and nobody during play."""
     view = view_at(3, "over")
-    assert view.scores is not None
-    totals = [sum(p for _, p in lines) for lines in view.scores]
-    assert winners(view) == (max(range(3), key=lambda s: (totals[s], -view.ranks[s])),)
-    tied = replace(view, scores=(view.scores[0],) * 3)
-    assert winners(tied) == (min(range(3), key=lambda s: view.ranks[s]),)
-    assert winners(view_at(3, "place")) == ()
+    assert len(view.winners) == 1
+    assert score_panel(view, NAMES, "en").winners == view.winners
+    other = (view.winners[0] + 1) % 3
+    assert score_panel(replace(view, winners=(other,)), NAMES, "en").winners == (other,)
+    assert score_panel(view_at(3, "place"), NAMES, "en").winners == ()
 
 
 def test_bot_and_resigned_seats_are_badged() -> None:

@@ -19,10 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Final, Literal
+from typing import Final, Literal, TypeVar
 
 from games.sahwari.content import CONTENT, TRACK_SPACES, Card, Edge, Opening
 
+K = TypeVar("K")  # how a caller names seats (0-based ints, "P1"…)
 Side = Literal["left", "right"]
 JunctionState = Literal["dead", "empty", "cube", "padlock"]
 
@@ -565,7 +566,7 @@ def tiebreak(clan: Clan) -> int:
     return c.cards + c.cubes
 
 
-def decide_winners(results: Mapping[str, tuple[int, int]]) -> tuple[str, ...]:
+def decide_winners(results: Mapping[K, tuple[int, int]]) -> tuple[K, ...]:
     """E5 and D35 over ``seat -> (score, tie-break)``: the highest score wins; tied players
     compare tie-breaks; a tie that remains means nobody wins (empty tuple).
     """
@@ -578,6 +579,6 @@ def decide_winners(results: Mapping[str, tuple[int, int]]) -> tuple[str, ...]:
     return leaders if len(leaders) == 1 else ()
 
 
-def winners(clans: Mapping[str, Clan]) -> tuple[str, ...]:
+def winners(clans: Mapping[K, Clan]) -> tuple[K, ...]:
     """E5 over ``seat -> clan zone``: the winner's seat, or ``()`` when nobody wins (D35)."""
     return decide_winners({seat: (score(c), tiebreak(c)) for seat, c in clans.items()})

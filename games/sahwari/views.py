@@ -101,9 +101,7 @@ def build_view(s: SahwariState, viewer: Seat | None) -> SahwariView:
     winners: tuple[Seat, ...] = ()
     if s.over:
         scores = tuple(clans.score_lines(c) for c in s.clans)
-        # clan.winners keys seats by name ("P1"…): back to 0-based seats.
-        named = {f"P{seat + 1}": c for seat, c in enumerate(s.clans)}
-        winners = tuple(int(name[1:]) - 1 for name in clans.winners(named))
+        winners = clans.winners(dict(enumerate(s.clans)))
     return SahwariView(
         players=s.players,
         viewer=viewer,
