@@ -16,7 +16,7 @@ from types import MappingProxyType
 from games import catalogue
 from games.core import GameSpec
 
-GAMES: tuple[str, ...] = ("games.desert", "games.nomadi", "games.oasis")
+GAMES: tuple[str, ...] = ("games.desert", "games.nomadi", "games.oasis", "games.sahwari")
 
 _extra: tuple[str, ...] = ()
 _loaded: dict[tuple[str, ...], Mapping[str, GameSpec]] = {}

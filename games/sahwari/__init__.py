@@ -1,2 +1,12 @@
-"""Sahwari: the rules engine, being built (not registered yet: bot/registry.py
-lists only finished games). What exists and what remains: docs/sahwari-plan.md."""
+"""Sahwari (BGA help page, seed 004): the rules engine and its declaration."""
+
+from games.core import GameSpec
+from games.sahwari.ai import choose_move
+from games.sahwari.engine import GAME, SahwariGame
+from games.sahwari.moves import Move
+from games.sahwari.state import SahwariState
+from games.sahwari.views import SahwariView
+
+SPEC = GameSpec(engine=GAME, bot=choose_move, package=__name__)
+
+__all__ = ["GAME", "SPEC", "Move", "SahwariGame", "SahwariState", "SahwariView"]
