@@ -3,7 +3,7 @@
 The state is the shared :class:`~games.sahwari.table.Table`, each seat's
 :class:`~games.sahwari.clan.Clan`, who knows which blue token (rule H3), and
 the **decision stack** (rule T4): its top is what the game waits for now, as
-one of the prompts of §17.3 (see docs/sahwari-plan.md). Seats are 0-based
+one of the prompts of §17.3 (see docs/sahwari-engine.md). Seats are 0-based
 (seat 0 is the spec's P1).
 """
 
