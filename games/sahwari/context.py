@@ -24,7 +24,8 @@ from games.sahwari.table import FACE_UP, Table
 class Ctx:
     s: SahwariState
     events: list[Event] = field(default_factory=list)
-    autos: list[Move] = field(default_factory=list)  # decisions the engine took (T6, D46)
+    # (seat, step) the engine decided on its own (T6), so a typed repeat is ignored (D46)
+    autos: list[tuple[Seat, Move]] = field(default_factory=list)
 
     # ------------------------------------------------------------------ saying
 

@@ -129,6 +129,8 @@ class SahwariGame(Game[SahwariState, Move]):
         ctx = Ctx(state)
         flow.apply(ctx, seat, move)
         flow.settle(ctx)
+        steps = tuple((who, notation.format_move(m)) for who, m in ctx.autos)
+        ctx.s = replace(ctx.s, autos=steps)
         return ctx
 
     def _refusal(self, s: SahwariState, seat: Seat, move: Move) -> MoveError:
@@ -177,7 +179,7 @@ class SahwariGame(Game[SahwariState, Move]):
         before is accepted and does nothing (D46)."""
         s = state
         out: list[Move] = []
-        autos: list[Move] = []
+        autos = _own(state.autos, seat)  # decided when the last command ended
         for typed in notation.parse_text(text):
             move = self._canonical(s, seat, typed)
             legal = self.legal_moves(s, seat)
@@ -190,8 +192,8 @@ class SahwariGame(Game[SahwariState, Move]):
                 nexts, s, autos = closing
                 out.extend(nexts)
                 continue
-            ctx = self._played(s, seat, move)
-            s, autos = ctx.s, ctx.autos
+            s = self._played(s, seat, move).s
+            autos = _own(s.autos, seat)
             out.append(move)
         return tuple(out)
 
@@ -206,10 +208,9 @@ class SahwariGame(Game[SahwariState, Move]):
         while (top := s.top) is not None and top.prompt == WINDOW and top.seat == seat:
             if top.args == (flow.LAST_WINDOW,) or (s.round, s.active) != turn:
                 return None
-            ctx = self._played(s, seat, Next())
+            s = self._played(s, seat, Next()).s
             nexts.append(Next())
-            s = ctx.s
-            autos.extend(ctx.autos)
+            autos.extend(_own(s.autos, seat))
             if any(_repeats(typed, done) for done in autos):
                 return nexts, s, autos
         return None
@@ -373,9 +374,14 @@ def _repeats(typed: Move, done: Move) -> bool:
         )
     if isinstance(typed, Skip) and isinstance(done, Skip):
         return typed.kind in (None, done.kind)
-    if isinstance(typed, Next | End) and isinstance(done, Next | End):
-        return True
+    if isinstance(typed, Next):  # a window closed on its own, W3 included
+        return isinstance(done, Next | End)
     return typed == done
+
+
+def _own(autos: tuple[tuple[Seat, str], ...], seat: Seat) -> list[Move]:
+    """The steps the engine took on its own for ``seat`` (D46)."""
+    return [notation.parse_text(step)[0] for who, step in autos if who == seat]
 
 
 GAME = SahwariGame()

@@ -162,7 +162,7 @@ def settle(ctx: Ctx) -> None:
 
 
 def _auto(ctx: Ctx, seat: Seat, move: Move) -> None:
-    ctx.autos.append(move)
+    ctx.autos.append((seat, move))
     apply(ctx, seat, move)
 
 
@@ -174,7 +174,7 @@ def _settled(ctx: Ctx, top: Pending) -> bool:
         if window_usable(ctx, seat):
             return False
         ctx.pop()
-        ctx.autos.append(End() if top.args == (LAST_WINDOW,) else Next())
+        ctx.autos.append((seat, End() if top.args == (LAST_WINDOW,) else Next()))
         return True
     if prompt == MOVE and not camel_moves(ctx.s.table.snapshot(), camel_of(seat)):
         _cannot_move(ctx, seat)
@@ -244,7 +244,7 @@ def _drop_targetless(ctx: Ctx, seat: Seat, top: Pending) -> bool:
     for kind in dict.fromkeys(top.args):
         if not fx.has_target(ctx, seat, kind):
             kinds = [k for k in kinds if k != kind]
-            ctx.autos.append(Skip(kind))
+            ctx.autos.append((seat, Skip(kind)))
             ctx.say("no_target", seat, kind=kind_term(kind))
     if kinds == list(top.args):
         return False

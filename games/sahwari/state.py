@@ -57,6 +57,9 @@ class SahwariState:
     track_used: tuple[str, ...] = ()  # track abilities used this turn (rule S6)
     trigger: int = 0  # the round in which the end was triggered (rule E1), 0 before
     over: bool = False
+    # (seat, step) the engine decided on its own in the last step played (T6): a
+    # command typed next may repeat them, and they are ignored (D46)
+    autos: tuple[tuple[Seat, str], ...] = ()
 
     @property
     def top(self) -> Pending | None:
@@ -125,6 +128,7 @@ def dump_state(s: SahwariState) -> dict[str, Any]:
         "track_used": list(s.track_used),
         "trigger": s.trigger,
         "over": s.over,
+        "autos": [[seat, step] for seat, step in s.autos],
     }
 
 
@@ -200,6 +204,7 @@ def load_state(d: Mapping[str, Any]) -> SahwariState:
             track_used=strs_of(d["track_used"]),
             trigger=int(d["trigger"]),
             over=bool(d["over"]),
+            autos=tuple((int(seat), str(step)) for seat, step in d.get("autos", ())),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ValueError(f"sahwari state: {error}") from error
