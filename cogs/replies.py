@@ -63,13 +63,16 @@ def turn_lines(
     own; ``plain`` for a text file (no Markdown: names unbolded, words unescaped)."""
     lines = []
     for turn in turns:
-        own = [describe(e, locale, plain=plain) for e in turn.public_events() if e.seat is not None]
-        if own:
-            name = session.names[turn.seat] if plain else f"**{session.shown(turn.seat)}**"
-            lines.append(f"{name}: {' · '.join(own)}")
-        lines.extend(
-            describe(e, locale, plain=plain) for e in turn.public_events() if e.seat is None
-        )
+        events = turn.public_events()
+        # The mover's events first, then any other seat's (a final score), each
+        # under its own name; then the game's.
+        seats = dict.fromkeys((turn.seat, *(e.seat for e in events if e.seat is not None)))
+        for seat in seats:
+            own = [describe(e, locale, plain=plain) for e in events if e.seat == seat]
+            if own:
+                name = session.names[seat] if plain else f"**{session.shown(seat)}**"
+                lines.append(f"{name}: {' · '.join(own)}")
+        lines.extend(describe(e, locale, plain=plain) for e in events if e.seat is None)
     return lines
 
 

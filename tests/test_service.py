@@ -11,9 +11,10 @@ import pytest
 
 from bot.errors import UserError
 from bot.service import GameService
-from bot.session import Session, seating, standings
+from bot.session import Session, Turn, seating, standings
 from bot.storage import SeatRecord, Storage, open_storage
-from games.core import InvalidMove, InvalidOption, MoveError, Outcome, bot_move
+from cogs.replies import turn_lines
+from games.core import Event, InvalidMove, InvalidOption, MoveError, Outcome, bot_move
 from games.desert import GAME
 from games.desert.ai import choose_move
 from tests.contract import all_specs
@@ -448,3 +449,56 @@ async def test_a_turn_of_several_commands_is_reported_once_whole(
     rows = await storage.turn_moves(session.id)
     assert [r.notation for r in rows] == list(turn.moves)
     assert [r.ends_turn for r in rows] == [False, True]
+
+
+async def test_a_chained_command_is_stored_in_notation_that_parses_back(
+    service: GameService, storage: Storage
+) -> None:
+    """The moves table is the replay record: a command of several steps is stored
+    joined with the game's separator (Sahwari's steps take optional words, so
+    spaces would not split them back)."""
+    await lobby(service, 0, BOB, game="sahwari")
+    session = (await service.start(CHANNEL, ALICE)).after
+    engine = session.engine
+    while session.record.status == "active":
+        seat = session.to_act[0]
+        legal = engine.legal_moves(session.state, seat)
+        first = engine.format_move(legal[0])
+        after = engine.play(session.state, seat, legal[0]).state
+        chain = [first]
+        if seat in engine.to_act(after):
+            chain.append(engine.format_move(engine.legal_moves(after, seat)[0]))
+        before = session.state
+        user = session.seat(seat).user_id
+        assert user is not None
+        report = await service.play(CHANNEL, user, "; ".join(chain))
+        if len(chain) == 2:
+            row = (await storage.turn_moves(session.id))[-1]
+            assert row.notation == "; ".join(chain)
+            assert engine.parse(before, seat, row.notation) == engine.parse(
+                before, seat, "; ".join(chain)
+            )
+            return
+        session = report.after
+    raise AssertionError("no command of two steps was played")
+
+
+def test_a_turn_line_names_each_seat_its_events_belong_to() -> None:
+    """The final post: the last mover's events under its name, each other seat's
+    (its score) under that seat's own name, the game's events on their own."""
+
+    class Names:
+        names = ["Alice", "Bob"]
+
+        def shown(self, seat: int) -> str:
+            return self.names[seat]
+
+    events = (
+        Event("nim.log.swap", {}, 1),
+        Event("nim.log.swap", {}, 0),
+        Event("core.option_unknown", {"name": "x", "known": "-"}),
+    )
+    turn = Turn(1, ("end",), False, events)
+    lines = turn_lines(Names(), [turn], "en", plain=True)  # type: ignore[arg-type]
+    assert [line.split(":")[0] for line in lines[:2]] == ["Bob", "Alice"]
+    assert len(lines) == 3 and not lines[2].startswith(("Alice", "Bob"))

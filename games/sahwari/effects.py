@@ -143,8 +143,7 @@ def gain_convoy(ctx: Ctx, seat: Seat, token: str) -> None:
     t = ctx.s.table
     c = ctx.s.clans[seat]
     ctx.set_clan(seat, replace(c, convoys=(*c.convoys, token)))
-    handle = t.handle(token)
-    ctx.say("convoy_taken", seat, handle=handle)
+    handle = t.handle(token)  # the caller said how it was taken (take, bird, bowl)
     if is_blue(token):
         ctx.know(token, seat)
         ctx.tell(seat, "face", handle=handle, face=face_term(token))

@@ -163,10 +163,10 @@ class SahwariGame(Game[SahwariState, Move]):
             card = s.table.row[move.position - 1]
             if card and move.side not in clans.placement_sides(c.row, card):
                 return illegal("sahwari.err.k6", card=card)
-        examples = tuple(self.format_move(m) for m in flow.moves_now(ctx, seat)[:4])
+        examples = tuple(self.move_words(m) for m in flow.moves_now(ctx, seat)[:4])
         return illegal(
             "sahwari.err.now",
-            step=self.format_move(move),
+            step=self.move_words(move),
             prompt=Term(f"sahwari.render.prompt.{top.prompt}"),
             examples=examples or "-",
         )
@@ -248,7 +248,7 @@ class SahwariGame(Game[SahwariState, Move]):
     def format_move(self, move: Move) -> str:
         return notation.format_move(move)
 
-    def move_words(self, move: Move) -> Term | None:
+    def move_words(self, move: Move) -> Term:
         """The step in French words too (``aller N``, ``prendre recrue``): the
         catalogue's ``sahwari.words`` shows one of the two and formats the other
         to nothing (``{en}{fr:.0}``)."""

@@ -420,7 +420,7 @@ def _use(ctx: Ctx, seat: Seat, move: Move) -> None:
         ctx.s = replace(ctx.s, track_used=(*ctx.s.track_used, move.ability))
         to_guild = min(cost, GUILD_SPACES - t.guild_pawns)  # rule S7: the rest leave the game
         ctx.set_table(replace(t, guild_pawns=t.guild_pawns + to_guild))
-        ctx.say("use_track", seat, kind=kind_term(move.ability), cost=cost, guild=to_guild)
+        ctx.say("use_track", seat, kind=kind_term(move.ability), count=cost, guild=to_guild)
         fx.effects(ctx, seat, (move.ability,), from_convoy=False)
     elif isinstance(move, UseSlot):
         ctx.set_clan(seat, clans.activate_slot_from_storage(c, move.junction))

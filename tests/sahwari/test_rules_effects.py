@@ -312,7 +312,7 @@ def test_f6_bowl_takes_any_convoy_on_the_map_and_flips_an_emptied_tile() -> None
     bowls = {m for m in legal(s, 0) if m.startswith("bowl ")}
     assert "bowl Y03" in bowls and "bowl V1" in bowls and "bowl Y02" in bowls
     s, events = run(s, 0, "bowl Y03")
-    assert keys(events)[:3] == ["bowl", "flip", "convoy_taken"]
+    assert keys(events)[:3] == ["bowl", "flip", "keep"]  # Y03 has only influence: kept
     assert s.table.sides[T("E5")] == "d" and s.clans[0].convoys == ("Y03",)
     assert s.clans[0].locked == (7,)
 
@@ -690,7 +690,7 @@ def test_s7_spent_pawns_fill_the_guild_then_leave_the_game() -> None:
     s, events = run(_w2(s), 0, "use track CHEST; chest")
     assert s.table.guild_pawns == 3 and s.table.pawns == pawns  # one left the game
     use = [e for e in events if e.key == "sahwari.log.use_track"][0]
-    assert use.params["cost"] == 2 and use.params["guild"] == 1
+    assert use.params["count"] == 2 and use.params["guild"] == 1
 
 
 # ------------------------------------------------------------------------ hidden information H1-H5
