@@ -58,7 +58,13 @@ async def answer_step(interaction: discord.Interaction, report: MoveReport) -> N
     file = await board_file(session, turn.seat, locale)
     embed = discord.Embed(title=i18n.t(locale, "game.step_title"), colour=EMBED_COLOUR)
     embed.set_image(url="attachment://board.png")
-    await interaction.followup.send("\n".join(lines)[:2000], embed=embed, file=file, ephemeral=True)
+    # The same buttons as a turn post, so the next step is one click away too.
+    text = "\n".join(lines)[:2000]
+    buttons = turn_view(session)
+    if buttons is None:
+        await interaction.followup.send(text, embed=embed, file=file, ephemeral=True)
+    else:
+        await interaction.followup.send(text, embed=embed, file=file, ephemeral=True, view=buttons)
     others = {s: e for s, e in report.private_events().items() if s != turn.seat}
     await deliver_private(interaction.client, session, others)
 

@@ -97,8 +97,10 @@ async def play_with_buttons(world: World, player: Any) -> Any:
         assert picked.ack_latency < 3
         if not picked.ephemeral:
             return message
-        # A first camel: answered privately with the player's board; one more to place.
+        # A first camel: answered privately with the player's board; one more to
+        # place, one click away: the private step carries the turn post's buttons.
         assert "board.png" in message.files
+        assert any(c.startswith("move:") for c in message.custom_ids())
     raise AssertionError("the turn never ended")
 
 
