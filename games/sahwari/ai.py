@@ -75,11 +75,15 @@ GENERIC = {
 }
 LATER = frozenset({"REFRESH", "SPY", "TORNADO", "ATTACK"})
 
-SLOT_HOPE = 0.5  # an empty slot pays when a cube comes; the 2nd, 3rd… less likely
+SLOT_HOPE = 1.4  # an empty slot pays when a cube comes; the 2nd, 3rd… less likely
+SLOT_COST = 1.0  # that cube would have scored in storage instead
 STORAGE_HOPE = 0.5  # an unlocked storage ability waits for a lock token and a good target
 KEPT_HOPE = 0.7  # a kept convoy's effects, used in a later window
 ATTACK_TOKEN = 0.5  # an attack token in hand
 LOCK_COST = 1.0  # a lock token spent now is not there for a better ability later
+POSITION = 0.2  # the best stop reachable next turn from where the camel stops
+GUILD_MINE = 0.3  # guild moves: the bot's own next move counts this much…
+GUILD_NEXT = (0.8, 0.4, 0.25)  # …against the next players' best moves, the nearest first
 USE_MARGIN = 0.1  # a window ability must clearly pay to be used now
 
 UNKNOWN = "?"  # a blue face this seat has not seen
@@ -159,14 +163,14 @@ class RowInfo(NamedTuple):
     spy: int  # active SPY / ATTACK icons (rule K12)
     attack: int
     clans: tuple[str, ...]  # categories of the clan cards activated on both sides (K13)
-    empty: tuple[tuple[str, float], ...]  # empty slots: (junction, influence + GENERIC icons)
+    empty: tuple[tuple[str, int, tuple[str, str]], ...]  # (junction, influence, its two icons)
 
 
 @lru_cache(maxsize=4096)
 def row_info(row: ClanRow) -> RowInfo:
     icons = clans.active_icons(row)
     empty = tuple(
-        (j, clans.slot_influence(row, j) + sum(GENERIC[a] for a in clans.slot_abilities(row, j)))
+        (j, clans.slot_influence(row, j), clans.slot_abilities(row, j))
         for j in clans.empty_slots(row)
     )
     filled = clans.filled_slots(row)
@@ -178,7 +182,7 @@ def row_info(row: ClanRow) -> RowInfo:
         spy=icons.count("SPY"),
         attack=icons.count("ATTACK"),
         clans=tuple(category for _, category in clans.clan_abilities(row)),
-        empty=tuple(sorted(empty, key=lambda e: -e[1])),
+        empty=empty,
     )
 
 
@@ -258,7 +262,14 @@ def points(z: Zone, unknown: float, exact: bool = False) -> float:
 
 def potential(z: Zone) -> float:
     """What the zone may still turn into points, before the time left is counted."""
-    hope = sum(SLOT_HOPE * value / (1 + i) for i, (_, value) in enumerate(row_info(z.row).empty))
+    slots = sorted(
+        (
+            influence + GENERIC[a] + GENERIC[b] - SLOT_COST
+            for _, influence, (a, b) in row_info(z.row).empty
+        ),
+        reverse=True,
+    )
+    hope = sum(SLOT_HOPE * max(0.0, value) / (1 + i) for i, value in enumerate(slots))
     locks = LOCKS - len(z.locked)
     if locks > 0:
         unlocked = sorted(
@@ -375,9 +386,8 @@ class _Bot:
         out: dict[str, float] = {}
         if z.storage < FULL:
             out["storage"] = self.gain(z._replace(storage=z.storage + 1))
-        for junction, _ in row_info(z.row).empty:
+        for junction, _, effects in row_info(z.row).empty:
             filled = z._replace(row=with_cube(z.row, junction))
-            effects = clans.slot_abilities(z.row, junction)
             out[junction] = self.gain(filled) + sum(self.effect(e, specific) for e in effects)
         return out
 
@@ -541,9 +551,10 @@ class _Bot:
         return self.use_value(move)
 
     def stop_of(self, move: MoveCamel | GuildMove, camel: str, guild: bool) -> int:
-        """Where a move written without a stop goes. A window's phase steps may be listed
-        after steps the engine takes alone (a forced collection flipping a tile), so the
-        view can disagree: then the next tile on the way stands in."""
+        """Where a move written without a stop goes. A window lists the next phase's steps
+        after the steps the engine takes alone (a forced collection flipping a tile, a
+        forced first guild move), so the view can disagree: then the next tile on the way,
+        or the camel's own, stands in."""
         if move.stop is not None:
             return move.stop
         start = self.camels[camel]
@@ -551,19 +562,21 @@ class _Bot:
         stop = default_stop(stops, self.v.sides)
         if stop is not None:
             return stop
-        return stops[0] if stops else PATHS[start, move.direction][0]
+        return stops[0] if stops else next(iter(PATHS[start, move.direction]), start)
 
     def move_value(self, move: MoveCamel) -> float:
         """Phase 1: the best item where the camel stops; the Explorer may go on (rule R12)."""
         stop = self.stop_of(move, self.camel, False)
         value = self.tile_value(stop)
+        occupied = occupancy({**self.camels, self.camel: stop})
         if self.zone.leader in EXPLORER and self.v.prompt != SECOND_MOVE:
-            occupied = occupancy({**self.camels, self.camel: stop})
             back = board.opposite(move.direction)
             for d in board.DIRECTIONS:
                 if d != back:
                     for second in scan(stop, d, occupied, self.v.sides, False):
                         value = max(value, self.tile_value(second))
+        if POSITION:  # where the camel will start its next turn from
+            value += POSITION * self.time * self.best_move(self.camel, stop, occupied)
         return value
 
     # ------------------------------------------------------------------ guild camels and placements
@@ -590,8 +603,8 @@ class _Bot:
         them) while the bot keeps a good move."""
         occupied = occupancy(camels)
         n = self.v.players
-        score = 0.3 * self.best_move(self.camel, camels[self.camel], occupied)
-        for k, weight in enumerate((0.8, 0.4, 0.25)[: n - 1]):
+        score = GUILD_MINE * self.best_move(self.camel, camels[self.camel], occupied)
+        for k, weight in enumerate(GUILD_NEXT[: n - 1]):
             seat = (self.me + 1 + k) % n
             camel = board.PLAYER_CAMELS[seat]
             score -= weight * self.best_move(camel, camels[camel], occupied)
