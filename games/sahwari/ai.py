@@ -75,6 +75,7 @@ GENERIC = {
 }
 LATER = frozenset({"REFRESH", "SPY", "TORNADO", "ATTACK"})
 
+TIME_FLOOR, TIME_SPAN = 0.25, 6  # the share of the game left, from the face-up tiles left
 SLOT_HOPE = 1.4  # an empty slot pays when a cube comes; the 2nd, 3rd… less likely
 SLOT_COST = 1.0  # that cube would have scored in storage instead
 STORAGE_HOPE = 0.5  # an unlocked storage ability waits for a lock token and a good target
@@ -343,7 +344,7 @@ class _Bot:
         )
         self.exact = view.trigger > 0  # the end is triggered: this is the bot's last turn
         left = view.sides.count(FACE_UP) - END_AT[view.players]
-        self.time = 0.0 if self.exact else min(1.0, 0.25 + max(left, 0) / 6)
+        self.time = 0.0 if self.exact else min(1.0, TIME_FLOOR + max(left, 0) / TIME_SPAN)
         self.zone = zone_of(view.clans[self.me], self.faces)
         self.base = self.worth(self.zone)
         self.camels = dict(view.camels)
