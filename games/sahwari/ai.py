@@ -49,27 +49,28 @@ from games.sahwari.moves import (
 from games.sahwari.state import LEADER, SECOND_MOVE, WINDOW
 from games.sahwari.views import ClanView, SahwariView
 
-# Spec Appendix B: with greedy play Diplomat, Merchant and Brigand win most; near-equal
-# scores leave the choice to the random stream.
+# Leaders in self-play with random leaders (3000 seats): Diplomat well ahead, then Explorer
+# (this bot plans the double move, R12), Brigand and Merchant; Trafficker and Spy behind, as
+# in spec Appendix B. Near-equal scores leave the choice to the random stream.
 LEADER_SCORE = {
     "diplomat": 3.0,
-    "merchant": 3.0,
+    "explorer": 2.5,
     "brigand": 2.5,
-    "trafficker": 2.0,
-    "spy": 1.5,
-    "explorer": 1.0,
+    "merchant": 2.4,
+    "trafficker": 1.5,
+    "spy": 1.0,
 }
 
 # What an effect is worth when its target is not looked at (a nested effect: the CHEST of a
 # slot filled by a BIRD), in points. SPY, REFRESH, TORNADO and the attack token only pay
 # later, so they fade with the time left.
 GENERIC = {
-    "CARD": 1.6,
+    "CARD": 2.2,
     "REFRESH": 0.15,
     "SPY": 0.3,
-    "CHEST": 1.8,
-    "BIRD": 1.8,
-    "BOWL": 1.8,
+    "CHEST": 2.5,
+    "BIRD": 2.5,
+    "BOWL": 2.5,
     "TORNADO": 0.4,
     "ATTACK": 0.6,
 }
@@ -90,6 +91,9 @@ USE_MARGIN = 0.1  # a window ability must clearly pay to be used now
 UNKNOWN = "?"  # a blue face this seat has not seen
 CARDS = {c.id: c for c in CONTENT.cards}
 TOKENS = {t.id: t for t in CONTENT.tokens}
+EFFECTS = {t.id: t.effects for t in CONTENT.tokens}  # resolvable icons (V5)
+INFLUENCE = {t.id: t.influence for t in CONTENT.tokens}
+ICONS = {t.id: (t.icons.count("SPY"), t.icons.count("ATTACK")) for t in CONTENT.tokens}
 BLUE = TOKEN_IDS["blue"]
 STORAGE_VALUES = CONTENT.storage.values
 TRACK_VALUES = CONTENT.recruitment.values
@@ -109,9 +113,7 @@ FACE_UP, COMMON = "R", "go"  # ``view.sides``: a face-up resource tile; the Guil
 
 # What an opponent sees in an item, roughly (for blocking and attacks): a yellow token's
 # influence and effects, an unknown blue token the mean of them all.
-_BLUE_MEAN = sum(
-    TOKENS[b].influence + sum(GENERIC[e] for e in TOKENS[b].effects) for b in BLUE
-) / len(BLUE)
+_BLUE_MEAN = sum(INFLUENCE[b] + sum(GENERIC[e] for e in EFFECTS[b]) for b in BLUE) / len(BLUE)
 
 
 def _generic_item(item: str) -> float:
@@ -120,7 +122,7 @@ def _generic_item(item: str) -> float:
     if item == "R":
         return 2.5
     if item.startswith("Y"):
-        return TOKENS[item].influence + sum(GENERIC[e] for e in TOKENS[item].effects)
+        return INFLUENCE[item] + sum(GENERIC[e] for e in EFFECTS[item])
     return _BLUE_MEAN
 
 
@@ -134,6 +136,10 @@ def choose_move(view: SahwariView, legal: Sequence[Move], rng: Rng) -> Move:
     if view.prompt == WINDOW:
         return bot.window(moves, rng)
     return best_of(moves, rng, bot.value)
+
+
+def _ends(move: Move) -> bool:
+    return isinstance(move, End)
 
 
 def _leader(move: Move) -> str:
@@ -197,6 +203,11 @@ def with_card(row: ClanRow, card: str, side: Side) -> ClanRow:
     return clans.place_card(row, card, side)
 
 
+@lru_cache(maxsize=4096)
+def placement_sides(row: ClanRow, card: str) -> tuple[Side, ...]:
+    return clans.placement_sides(row, card)
+
+
 @lru_cache(maxsize=1024)
 def padlocked(row: ClanRow, junction: str) -> ClanRow:
     return clans.remove_cube_and_padlock(row, junction)
@@ -235,10 +246,10 @@ def points(z: Zone, unknown: float, exact: bool = False) -> float:
         if t == UNKNOWN:
             influence += unknown
             continue
-        token = TOKENS[t]
-        influence += token.influence
-        spy += token.icons.count("SPY")
-        attack += token.icons.count("ATTACK")
+        influence += INFLUENCE[t]
+        icons = ICONS[t]
+        spy += icons[0]
+        attack += icons[1]
     total = (
         influence
         + info.printed
@@ -261,16 +272,24 @@ def points(z: Zone, unknown: float, exact: bool = False) -> float:
     return total
 
 
-def potential(z: Zone) -> float:
-    """What the zone may still turn into points, before the time left is counted."""
+def slot_hope(row: ClanRow, filled: str = "") -> float:
+    """What the empty slots promise (but ``filled``, which a cube is filling now): the
+    best one most, as cubes are few. Filling a slot cashes its promise in rather than losing
+    it, so the promise only draws the bot toward making slots."""
     slots = sorted(
         (
             influence + GENERIC[a] + GENERIC[b] - SLOT_COST
-            for _, influence, (a, b) in row_info(z.row).empty
+            for junction, influence, (a, b) in row_info(row).empty
+            if junction != filled
         ),
         reverse=True,
     )
-    hope = sum(SLOT_HOPE * max(0.0, value) / (1 + i) for i, value in enumerate(slots))
+    return sum(SLOT_HOPE * max(0.0, value) / (1 + i) for i, value in enumerate(slots))
+
+
+def potential(z: Zone) -> float:
+    """What the zone may still turn into points, before the time left is counted."""
+    hope = slot_hope(z.row)
     locks = LOCKS - len(z.locked)
     if locks > 0:
         unlocked = sorted(
@@ -282,7 +301,7 @@ def potential(z: Zone) -> float:
             reverse=True,
         )
         hope += STORAGE_HOPE * sum(unlocked[:locks])
-    hope += KEPT_HOPE * sum(GENERIC[e] for t in z.kept for e in TOKENS[t].effects)
+    hope += KEPT_HOPE * sum(GENERIC[e] for t in z.kept for e in EFFECTS[t])
     return hope + ATTACK_TOKEN * z.attacks
 
 
@@ -339,9 +358,7 @@ class _Bot:
         self.faces = dict(view.faces)
         seen = set(self.faces.values())
         self.pool = [b for b in BLUE if b not in seen]
-        self.unknown = (
-            sum(TOKENS[b].influence for b in self.pool) / len(self.pool) if self.pool else 0.0
-        )
+        self.unknown = sum(INFLUENCE[b] for b in self.pool) / len(self.pool) if self.pool else 0.0
         self.exact = view.trigger > 0  # the end is triggered: this is the bot's last turn
         left = view.sides.count(FACE_UP) - END_AT[view.players]
         self.time = 0.0 if self.exact else min(1.0, TIME_FLOOR + max(left, 0) / TIME_SPAN)
@@ -353,6 +370,8 @@ class _Bot:
         self._memo: dict[tuple[str, str], float] = {}
         self._weights: dict[int, float] | None = None
         self._places: dict[str, float] | None = None
+        self._tiles: list[float | None] = [None] * len(board.TILES)
+        self._theirs: list[float | None] = [None] * len(board.TILES)
 
     def memo(self, key: tuple[str, str], compute: Callable[[], float]) -> float:
         if key not in self._memo:
@@ -364,6 +383,11 @@ class _Bot:
 
     def gain(self, z: Zone) -> float:
         return self.worth(z) - self.base
+
+    def cashed(self, junction: str) -> float:
+        """The promise of a slot a cube fills now (see :func:`slot_hope`)."""
+        row = self.zone.row
+        return self.time * (slot_hope(row) - slot_hope(row, junction))
 
     def generic(self, kind: str) -> float:
         return GENERIC[kind] * (self.time if kind in LATER else 1.0)
@@ -389,7 +413,8 @@ class _Bot:
             out["storage"] = self.gain(z._replace(storage=z.storage + 1))
         for junction, _, effects in row_info(z.row).empty:
             filled = z._replace(row=with_cube(z.row, junction))
-            out[junction] = self.gain(filled) + sum(self.effect(e, specific) for e in effects)
+            value = self.gain(filled) + self.cashed(junction)
+            out[junction] = value + sum(self.effect(e, specific) for e in effects)
         return out
 
     def pawn_value(self) -> float:
@@ -402,9 +427,7 @@ class _Bot:
 
     def card_choices(self) -> list[tuple[str, Side]]:
         row = self.zone.row
-        return [
-            (card, side) for card in self.v.row if card for side in clans.placement_sides(row, card)
-        ]
+        return [(card, side) for card in self.v.row if card for side in placement_sides(row, card)]
 
     def card_gain(self, z: Zone, card: str, side: Side) -> float:
         return self.gain(z._replace(row=with_card(z.row, card, side)))
@@ -413,6 +436,10 @@ class _Bot:
         token = self.faces.get(handle)
         if token is not None:
             return self.token_gain(token)
+        return self.memo(("unknown", ""), self.unknown_value)
+
+    def unknown_value(self) -> float:
+        """An unseen blue face: any of those the bot has not seen, equally likely."""
         if not self.pool:
             return 0.0
         return sum(self.token_gain(t) for t in self.pool) / len(self.pool)
@@ -420,7 +447,7 @@ class _Bot:
     def token_gain(self, token: str) -> float:
         """A token into the zone, used at once (its effects valued without targets)."""
         z = self.zone._replace(tokens=(*self.zone.tokens, token))
-        return self.gain(z) + sum(self.generic(e) for e in TOKENS[token].effects)
+        return self.gain(z) + sum(self.generic(e) for e in EFFECTS[token])
 
     def tile_items(self, tile: int) -> tuple[str, ...]:
         v = self.v
@@ -430,7 +457,11 @@ class _Bot:
 
     def tile_value(self, tile: int) -> float:
         """Rule C1: the best item there (the bot must take one); nothing on an oasis."""
-        return max((self.item_value(i) for i in dict.fromkeys(self.tile_items(tile))), default=0.0)
+        value = self._tiles[tile]
+        if value is None:
+            items = dict.fromkeys(self.tile_items(tile))
+            value = self._tiles[tile] = max(map(self.item_value, items), default=0.0)
+        return value
 
     def best_move(self, camel: str, start: int, occupied: dict[int, tuple[str, ...]]) -> float:
         """The best stop a player camel could reach from ``start`` (-1: it cannot move)."""
@@ -443,7 +474,10 @@ class _Bot:
         return best
 
     def opponent_tile(self, tile: int) -> float:
-        return max((_generic_item(i) for i in self.tile_items(tile)), default=0.0)
+        value = self._theirs[tile]
+        if value is None:
+            value = self._theirs[tile] = max(map(_generic_item, self.tile_items(tile)), default=0.0)
+        return value
 
     # ------------------------------------------------------------------ effects
 
@@ -521,7 +555,7 @@ class _Bot:
         if isinstance(move, PlaceCube):
             if self._places is None:
                 self._places = self.cube_places(True)
-            return self._places[move.target]
+            return self._places.get(move.target, 0.0)
         if isinstance(move, UseNow):
             return self.use_convoy(self.v.prompt_args[0])
         if isinstance(move, Keep):
@@ -529,6 +563,8 @@ class _Bot:
         if isinstance(move, Recruit):
             card = self.v.row[move.position - 1]
             side: Side = "left" if move.side == "left" else "right"
+            if not card or side not in placement_sides(self.zone.row, card):
+                return 0.0  # the engine refilled the row after this view (rule K3)
             return self.card_gain(self.zone, card, side)
         if isinstance(move, GuildMove):
             return self.guild_value(move)
@@ -591,7 +627,7 @@ class _Bot:
                 self._weights = {others[0]: 1.0}
             else:
                 estimate = {
-                    s: points(zone_of(self.v.clans[s], self.faces), _BLUE_MEAN) for s in others
+                    s: points(zone_of(self.v.clans[s], self.faces), self.unknown) for s in others
                 }
                 top = max(estimate.values())
                 self._weights = {
@@ -641,7 +677,7 @@ class _Bot:
                 hit = z._replace(row=padlocked(z.row, a.slot))
             else:
                 hit = z
-            damage = points(z, _BLUE_MEAN) - points(hit, _BLUE_MEAN)
+            damage = points(z, self.unknown) - points(hit, self.unknown)
             assert a.tile is not None
             return self.weights()[seat] * damage + self.placement_value(origin, a.tile)
         if a.option == "guild":
@@ -669,7 +705,9 @@ class _Bot:
         steps = [m for m in moves if m not in uses and not isinstance(m, Next | End)]
         if steps:
             return best_of(steps, rng, self.value)
-        return Next() if Next() in moves else End()
+        # ``next`` rather than ``end``: a later window may still offer something.
+        closing = sorted((m for m in moves if isinstance(m, Next | End)), key=_ends)
+        return closing[0] if closing else best_of(moves, rng, self.use_value)
 
     def use_value(self, move: Move) -> float:
         if isinstance(move, UseConvoy):
@@ -689,7 +727,7 @@ class _Bot:
         token = self.faces.get(handle)
         if token is None:
             return -1.0
-        effects = TOKENS[token].effects
+        effects = EFFECTS[token]
         if not effects:
             return -0.01  # nothing to resolve; keep the face hidden
         now = sum(self.effect(e, True) if e != "ATTACK" else self.generic(e) for e in effects)
@@ -712,6 +750,9 @@ class _Bot:
     def use_slot(self, junction: str) -> float:
         """Rule K10: the rightmost storage cube into the slot, triggering it."""
         z = self.zone
+        if self.v.prompt_args[:1] in (("W0",), ("W1",)):
+            return -1.0  # after the collection: the cube taken may fill the slot instead
         moved = z._replace(storage=z.storage - 1, row=with_cube(z.row, junction))
-        effects = clans.slot_abilities(z.row, junction)
-        return self.gain(moved) + sum(self.effect(e, True) for e in effects)
+        effects = next(icons for j, _, icons in row_info(z.row).empty if j == junction)
+        gain = self.gain(moved) + self.cashed(junction)
+        return gain + sum(self.effect(e, True) for e in effects)
