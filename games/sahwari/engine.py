@@ -123,8 +123,12 @@ class SahwariGame(Game[SahwariState, Move]):
         )
         return Step(s, tuple(ctx.events), ends)
 
-    def _played(self, state: SahwariState, seat: Seat, move: Move) -> Ctx:
-        if move not in self.legal_moves(state, seat):
+    def _played(
+        self, state: SahwariState, seat: Seat, move: Move, legal: list[Move] | None = None
+    ) -> Ctx:
+        """The step played, once checked against the legal ones (``legal`` when the
+        caller already listed them)."""
+        if move not in (self.legal_moves(state, seat) if legal is None else legal):
             raise self._refusal(state, seat, move)
         ctx = Ctx(state)
         flow.apply(ctx, seat, move)
@@ -192,7 +196,7 @@ class SahwariGame(Game[SahwariState, Move]):
                 nexts, s, autos = closing
                 out.extend(nexts)
                 continue
-            s = self._played(s, seat, move).s
+            s = self._played(s, seat, move, legal).s
             autos = _own(s.autos, seat)
             out.append(move)
         return tuple(out)

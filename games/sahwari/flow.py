@@ -201,7 +201,7 @@ def _settled(ctx: Ctx, top: Pending) -> bool:
         ctx.pop()
         _nothing(ctx, seat, prompt)
         return True
-    if len(legal) == 1 and (prompt != PICK_CARD or top.args):
+    if len(legal) == 1:
         _auto(ctx, seat, legal[0])
         return True
     return False
@@ -284,10 +284,8 @@ def window_moves(ctx: Ctx, top: Pending) -> list[Move]:
     through_windows(after, Next())
     if after.s.over or (after.s.round, after.s.active) != turn:
         return [*uses, Next(), End()]
-    later = after.top
+    later = after.top  # no window: closing goes through them all, the last one too
     assert later is not None
-    if later.prompt == WINDOW:  # the last window, reached without a decision
-        return [*uses, Next(), End()]
     if later.prompt in PHASE_PROMPTS and later.seat == seat:
         return [*uses, Next(), *prompt_moves(after, later)]
     return [*uses, Next()]

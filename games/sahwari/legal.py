@@ -17,7 +17,6 @@ from games.sahwari.board import Direction, Snapshot, Tile
 from games.sahwari.content import LEADER_IDS
 from games.sahwari.context import Ctx, camel_of, item_word, tile_items
 from games.sahwari.effects import (
-    PAWN,
     attacks,
     bird_targets,
     bowl_targets,
@@ -200,8 +199,3 @@ def window_usable(ctx: Ctx, seat: Seat) -> bool:
         or (c.storage and clans.empty_slots(c.row))
         or (c.attack_tokens and attacks(ctx, seat))
     )
-
-
-def card_step(p: Pending) -> bool:
-    """Whether PICK_CARD came from a pawn (no skip, rule C4)."""
-    return p.args == (PAWN,)
