@@ -420,6 +420,16 @@ class Game(ABC, Generic[StateT, MoveT]):
     def outcome(self, state: StateT) -> Outcome | None:
         """Final scores and ranks (tie-breaks included) once the game is over."""
 
+    def scores(self, state: StateT) -> tuple[int, ...] | None:
+        """Each seat's score if the game ended now, with full information
+        (hidden things counted as they truly are); None if the game has none.
+
+        Used only once a game is over, for the score-over-time chart: never
+        shown during play, since it may count what some seats cannot see. On
+        a finished state it equals ``outcome(state).scores``.
+        """
+        return None
+
     @abstractmethod
     def view(self, state: StateT, seat: Seat | None) -> Any:
         """Exactly what ``seat`` (or a spectator, ``None``) may see."""

@@ -9,7 +9,7 @@ from typing import Any
 from bot import registry
 from cogs.boards import Renderer
 from cogs.play import game_cog_class
-from games.core import Event, GameSpec, Rng, Seat, Step, bot_move
+from games.core import Event, Game, GameSpec, Rng, Seat, Step, bot_move
 
 TEST_GAMES = ("tests.nim",)  # games that exist only in tests/, registered the same way
 
@@ -48,9 +48,16 @@ def playout(
     engine = spec.engine
     state = engine.new(players, seed, options)
     rng = Rng.from_seed(seed ^ 0x5EED)
+    # Scores are checked on the first playout of each game only: the same
+    # arguments play the same game again, and the suite plays each many times.
+    game = (spec.key, players, seed, tuple(sorted((options or {}).items())))
+    scored = game in _SCORED
     for ply in range(limit):
         seats = engine.to_act(state)
+        if not scored:
+            check_scores(spec, players, state, over=not seats)
         if not seats:
+            _SCORED.add(game)
             return
         pick, rng = rng.randbelow(len(seats))
         seat = seats[pick]
@@ -64,6 +71,24 @@ def playout(
         yield Ply(state, seat, move, step)
         state = step.state
     raise AssertionError(f"{spec.key}: no end after {limit} moves")
+
+
+_SCORED: set[tuple[str, int, int, tuple[tuple[str, str], ...]]] = set()
+
+
+def check_scores(spec: GameSpec, players: int, state: Any, *, over: bool) -> None:
+    """``Game.scores`` is None or an int per seat at every step; at the end of
+    the game, for an engine that implements it, the outcome's scores exactly."""
+    engine = spec.engine
+    scores = engine.scores(state)
+    assert scores is None or (
+        isinstance(scores, tuple)
+        and len(scores) == players
+        and all(type(score) is int for score in scores)
+    ), (spec.key, scores)
+    if over and type(engine).scores is not Game.scores:
+        outcome = engine.outcome(state)
+        assert outcome is not None and scores == outcome.scores, (spec.key, scores, outcome)
 
 
 def walk(events: tuple[Event, ...]) -> Iterator[Event]:

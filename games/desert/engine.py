@@ -170,6 +170,11 @@ class DesertGame(Game[DesertState, Move]):
         parts = scoring.breakdown(state)
         return Outcome.from_scores([sum(p for _, p in b) for b in parts], parts)
 
+    def scores(self, state: DesertState) -> tuple[int, ...]:
+        """SC1-SC5 as they stand: every category is counted on the board as it
+        is, water values included (hidden from the others until the end)."""
+        return tuple(sum(p for _, p in b) for b in scoring.breakdown(state))
+
     def view(self, state: DesertState, seat: Seat | None) -> DesertView:
         return build_view(state, seat, self.outcome(state))
 

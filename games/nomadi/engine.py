@@ -551,6 +551,13 @@ class NomadiGame(Game[NomadiState, Move]):
         breakdown = [(("coins", c), ("cards", v)) for c, v in zip(state.coins, cards, strict=True)]
         return Outcome.from_scores(scores, breakdown)
 
+    def scores(self, state: NomadiState) -> tuple[int, ...]:
+        """Coins plus the true values of the cards held, as they stand now."""
+        return tuple(
+            coins + sum(state.values[c] for c in held)
+            for coins, held in zip(state.coins, state.held, strict=True)
+        )
+
     def view(self, state: NomadiState, seat: Seat | None) -> NomadiView:
         awaiting = tuple(dict.fromkeys(d.seat for d in self.decisions(state) if not d.optional))
         return build_view(state, seat, awaiting, roll_choice(state))

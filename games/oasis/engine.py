@@ -534,6 +534,13 @@ class OasisGame(Game[OasisState, Move]):
         tiebreak = [[-state.ranks[seat]] for seat in range(state.players)]
         return Outcome.from_scores(scores, lines, tiebreak)
 
+    def scores(self, state: OasisState) -> tuple[int, ...]:
+        """SC1-SC4 on the board and multipliers as they stand now."""
+        return tuple(
+            sum(points for _, points in rules.score_lines(state, seat))
+            for seat in range(state.players)
+        )
+
     def view(self, state: OasisState, seat: Seat | None) -> OasisView:
         awaiting = tuple(dict.fromkeys(d.seat for d in self.decisions(state)))
         outcome = self.outcome(state)

@@ -293,6 +293,13 @@ class SahwariGame(Game[SahwariState, Move]):
         ranks = tuple(len(first) if seat in first else r for seat, r in enumerate(outcome.ranks))
         return replace(outcome, ranks=ranks, winners=())
 
+    def scores(self, state: SahwariState) -> tuple[int, ...]:
+        """E4 on each clan as it stands, face-down tokens counted at their true
+        influence; before the leaders are chosen there is no clan: 0 each."""
+        if not state.clans:
+            return (0,) * state.players
+        return tuple(clans.score(c) for c in state.clans)
+
     def view(self, state: SahwariState, seat: Seat | None) -> SahwariView:
         return build_view(state, seat)
 
