@@ -10,6 +10,11 @@ Discord (but for the token, which only Discord can judge).
 :mod:`bot.backup`): one line with the copy's path and size, exit 0; or one
 line saying why not, exit 2.
 
+``python -m bot ratings rebuild`` recomputes every player's rating from the
+finished games' results (oldest first), in one transaction, safely while the
+bot runs: one line with how many games and players, exit 0; or one line
+saying why not, exit 2 (1 if the database stayed locked).
+
 The bot token never reaches the log (every line is scrubbed of it, and of
 interaction tokens in webhook URLs), and with ``LOG_LEVEL=DEBUG`` discord.py's
 gateway payloads and HTTP request logs stay off unless
@@ -64,7 +69,7 @@ TOKEN_REFUSED = (
 )
 # How long the client task and the leftover tasks get to end once asked to.
 STOP_TIMEOUT = 10.0
-USAGE = "usage: python -m bot [backup PATH [--force]]"
+USAGE = "usage: python -m bot [backup PATH [--force] | ratings rebuild]"
 # Loggers whose DEBUG lines carry payloads. discord.py's: gateway events (interactions
 # and their tokens), REST requests and webhook calls (interaction tokens in the URL);
 # aiosqlite's: every SQL statement with its values (players' hidden game state).
@@ -225,6 +230,8 @@ def command(args: list[str]) -> int:
     if name in ("-h", "--help"):
         print(USAGE)
         return 0
+    if name == "ratings":
+        return ratings_command(rest)
     if name != "backup":
         print(f"unknown command {name!r}; {USAGE}", file=sys.stderr)
         return 2
@@ -261,6 +268,69 @@ def backup_command(target: str, force: bool) -> int:
         return 130
     print(f"Backed up {made.source} to {made.target}: {human_size(made.size)}")
     return 0
+
+
+# --------------------------------------------------------------------------- ratings
+
+
+def ratings_command(args: list[str]) -> int:
+    """``python -m bot ratings rebuild``."""
+    if any(a in ("-h", "--help") for a in args):
+        print(
+            f"{USAGE}\nratings rebuild recomputes every rating from the finished games in the"
+            " database DATABASE_URL names, safely while the bot runs."
+        )
+        return 0
+    if args != ["rebuild"]:
+        print(f"ratings needs one word, rebuild; {USAGE}", file=sys.stderr)
+        return 2
+    try:
+        path = sqlite_path(load_database_url())
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except ValueError as exc:  # sqlite_path: already refused by load_database_url
+        print(f"DATABASE_URL: {exc}", file=sys.stderr)
+        return 2
+    if path == MEMORY:
+        print(
+            "DATABASE_URL keeps games in memory (sqlite://): there are no ratings to rebuild",
+            file=sys.stderr,
+        )
+        return 2
+    database = os.path.abspath(os.path.expanduser(path))
+    if not os.path.isfile(database):  # never create an empty database here
+        print(
+            f"there is no database at {database} (DATABASE_URL) to rebuild ratings from",
+            file=sys.stderr,
+        )
+        return 2
+    # Ctrl-C or SIGTERM stops the rebuild; its transaction is rolled back.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        games, players = asyncio.run(rebuild_ratings(database))
+    except StorageError as exc:
+        print(exc, file=sys.stderr)
+        return 1 if isinstance(exc, StorageBusy) else 2
+    except KeyboardInterrupt:
+        print("Rebuild interrupted; the ratings were not changed", file=sys.stderr)
+        return 130
+    print(
+        f"Rebuilt ratings from {games} finished {'game' if games == 1 else 'games'}"
+        f" ({players} {'player' if players == 1 else 'players'})."
+    )
+    return 0
+
+
+async def rebuild_ratings(database: str) -> tuple[int, int]:
+    """Rebuild every rating; (games rated, distinct players rated)."""
+    from bot.storage import SqliteStorage
+
+    async with SqliteStorage(database) as storage:
+        games = await storage.rebuild_ratings()
+        players = len({row.user_id for row in await storage.all_ratings()})
+    return games, players
 
 
 # --------------------------------------------------------------------------- logging

@@ -24,7 +24,13 @@ from bot.translator import CommandTranslator
 log = logging.getLogger(__name__)
 
 # The platform's own cogs; each registered game adds its own extension.
-PLATFORM_EXTENSIONS = ("cogs.lobby", "cogs.background", "cogs.leaderboard", "cogs.help")
+PLATFORM_EXTENSIONS = (
+    "cogs.lobby",
+    "cogs.background",
+    "cogs.leaderboard",
+    "cogs.help",
+    "cogs.settings",
+)
 
 
 def extensions() -> tuple[str, ...]:
@@ -41,6 +47,10 @@ def point_at_api(config: Config) -> None:
 
 class Tree(app_commands.CommandTree["Caravanserai"]):
     """Turns refusals into ephemeral replies; logs everything unexpected."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        await apply_language(self.client.storage, interaction)
+        return True
 
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -72,6 +82,21 @@ class Tree(app_commands.CommandTree["Caravanserai"]):
             return None if session is None else session.id
         except Exception:
             return None
+
+
+LOCALES = {"en": discord.Locale.american_english, "fr": discord.Locale.french}
+
+
+async def apply_language(storage: Storage, interaction: discord.Interaction) -> None:
+    """A player who chose a language in /settings is answered in it, whatever
+    Discord's own language (private replies, suggestions, errors)."""
+    try:
+        chosen = (await storage.user_settings(interaction.user.id)).lang
+    except Exception:
+        log.exception("Reading the settings of user %s", interaction.user.id)
+        return
+    if chosen in LOCALES:
+        interaction.locale = LOCALES[chosen]
 
 
 async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:

@@ -43,7 +43,7 @@ class Config:
     log_level: str = "INFO"
     api_base: str | None = None
     gateway_url: str | None = None
-    reminder_hours: float = 24.0
+    clock_check_seconds: float = 60.0  # how often due turn clocks are looked at
     # No squatting, per user and server: open lobbies of one's own, tables sat at,
     # and hours after which an untouched lobby closes (0 = never).
     max_lobbies: int = 2
@@ -118,7 +118,7 @@ def load_config(environ: Mapping[str, str] | None = None, dotenv: Path | None = 
         log_level=level,
         api_base=_url(env, "DISCORD_API_BASE", ("http://", "https://")),
         gateway_url=_url(env, "DISCORD_GATEWAY_URL", ("ws://", "wss://")),
-        reminder_hours=_hours(env.get("TURN_REMINDER_HOURS", "24")),
+        clock_check_seconds=_seconds(env, "CLOCK_CHECK_SECONDS", 60.0),
         max_lobbies=_count(env, "MAX_LOBBIES_PER_USER", 2),
         max_games=_count(env, "MAX_GAMES_PER_USER", 10),
         lobby_expiry_hours=_hours(env.get("LOBBY_EXPIRY_HOURS", "48"), "LOBBY_EXPIRY_HOURS"),
@@ -184,17 +184,28 @@ def _guild_ids(value: str) -> tuple[int, ...]:
     return tuple(ids)
 
 
-def _hours(value: str, name: str = "TURN_REMINDER_HOURS") -> float:
+def _hours(value: str, name: str) -> float:
     try:
         hours = float(value)
     except ValueError:
         hours = math.nan
     if not math.isfinite(hours) or hours < 0:
-        never = "never remind" if name == "TURN_REMINDER_HOURS" else "never"
         raise ConfigError(
-            f"{name}={value.strip()!r} is not a number of hours (0 or more; 0 = {never})."
+            f"{name}={value.strip()!r} is not a number of hours (0 or more; 0 = never)."
         )
     return hours
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    """A positive number of seconds."""
+    value = env.get(name, str(default)).strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ConfigError(f"{name}={value!r} is not a number of seconds (more than 0).")
+    return seconds
 
 
 def _count(env: Mapping[str, str], name: str, default: int) -> int:

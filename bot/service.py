@@ -19,6 +19,8 @@ from functools import lru_cache
 from typing import Any
 
 from bot import registry
+from bot.absence import Absence
+from bot.clocks import CLOCKS, DEFAULT_CLOCK
 from bot.errors import UserError
 from bot.names import clean_name, md
 from bot.session import (
@@ -26,12 +28,12 @@ from bot.session import (
     MoveReport,
     Session,
     Turn,
-    iter_mentions,
     result_rows,
     seating,
 )
 from bot.storage import ChannelBusy as StorageChannelBusy
 from bot.storage import GameRecord, StaleVersion, Storage
+from bot.undoing import Undoing
 from games.core import (
     Event,
     GameSpec,
@@ -87,6 +89,8 @@ class GameService:
         self.limits = limits or Limits()
         self._decode = lru_cache(maxsize=64)(self._decode_uncached)
         self._votes = asyncio.Lock()
+        self.absence = Absence(self)
+        self.undoing = Undoing(self)
 
     # ------------------------------------------------------------------ loading
 
@@ -118,6 +122,9 @@ class GameService:
             log.exception("Game %s (version %s) cannot be loaded", record.id, record.version)
             return Session(record, spec, None, broken="unreadable")
         return Session(record, spec, state)
+
+    def session_of(self, record: GameRecord) -> Session:
+        return self._session(record)
 
     async def session_in(self, channel_id: int) -> Session | None:
         record = await self.storage.active_game(channel_id)
@@ -181,8 +188,11 @@ class GameService:
         bots: int = 0,
         options: Mapping[str, str] | None = None,
         lang: str = "en",
+        clock: str = DEFAULT_CLOCK,
     ) -> Session:
         spec = self.spec(kind_key)
+        if clock not in CLOCKS:
+            raise UserError("lobby.bad_clock", clock=clock[:20])
         chosen = self.check_new(kind_key, bots, options)
         await self._check_caps(guild_id, user_id, creating=True)
         try:
@@ -195,6 +205,7 @@ class GameService:
                 chosen,
                 secrets.randbits(62),
                 lang,
+                CLOCKS[clock],
             )
         except StorageChannelBusy as exc:
             raise UserError("lobby.channel_busy") from exc
@@ -353,6 +364,8 @@ class GameService:
             raise UserError("game.not_a_player")
         if session.seat(seat).resigned:
             raise UserError("game.you_resigned")
+        if session.seat(seat).replaced == "removed":
+            raise UserError("game.you_were_removed")
         return seat
 
     async def play(
@@ -371,6 +384,17 @@ class GameService:
         seen = session.record.version if expected_version is None else expected_version
         for _ in range(RECHECKS):
             seat = self._playing_seat(session, user_id)
+            if session.seat(seat).replaced == "away":
+                # Acting takes the seat back from the AI; the board is the same.
+                try:
+                    session = await self.absence.take_back(session, seat)
+                except StaleVersion:
+                    session = await self.require_session(channel_id)
+                    continue
+                seen = session.record.version
+                if seat not in session.to_act:
+                    waiting = ", ".join(session.shown(s) for s in session.awaited)
+                    raise UserError("game.back_not_your_turn", players=waiting)
             if seen != session.record.version:
                 await self._refuse_if_moved_since(session, seat, seen)
             if seat not in session.to_act:
@@ -438,7 +462,7 @@ class GameService:
 
     async def _resign(self, session: Session, seat: Seat) -> MoveReport:
         seats = [replace(s, resigned=True) if s.seat == seat else s for s in session.record.seats]
-        still_in = [s for s in seats if not s.resigned]
+        still_in = [s for s in seats if not s.out]
         ends = len(still_in) <= 1 or all(s.is_bot for s in still_in)
         state = session.engine.dump(session.state)
         storage, game, version = self.storage, session.id, session.record.version
@@ -467,7 +491,7 @@ class GameService:
         after, turns = await self._run_ai(session)
         return MoveReport(session, after, tuple(turns), ended=after.record.status == "finished")
 
-    # ------------------------------------------------------------------ reminders
+    # ------------------------------------------------------------------ background jobs
 
     async def all_games(self, statuses: tuple[str, ...] = ("active",)) -> AsyncIterator[GameRecord]:
         """Every game with those statuses, of every server, page by page: a
@@ -477,29 +501,6 @@ class GameService:
             for record in page:
                 yield record
             after = page[-1].id
-
-    async def due_reminders(self, now: datetime, after: timedelta) -> AsyncIterator[Session]:
-        """Active games where a human has been expected for ``after`` or longer.
-
-        A game is due again ``after`` its last reminder, so a player away for
-        days gets one nudge per period, not one per check. One game that
-        cannot be read is logged and skipped, never stopping the others.
-        """
-        async for record in self.all_games():
-            try:
-                quiet_since = datetime.fromisoformat(record.updated_at)
-                last = await self.storage.get_meta(f"reminded:{record.id}")
-                if last is not None:
-                    version, _, stamp = last.partition("@")
-                    if int(version) == record.version:
-                        quiet_since = max(quiet_since, datetime.fromisoformat(stamp))
-                if now - quiet_since < after:
-                    continue
-                session = self._session(record)
-                if any(True for _ in iter_mentions(session)):
-                    yield session
-            except Exception:
-                log.exception("Reminder check of game %s failed; skipped", record.id)
 
     async def expire_idle_lobbies(self, now: datetime) -> list[Session]:
         """Close lobbies nobody touched for ``limits.lobby_hours``."""
@@ -516,11 +517,6 @@ class GameService:
             except Exception:
                 log.exception("Closing idle lobby %s failed; skipped", record.id)
         return closed
-
-    async def mark_reminded(self, session: Session, now: datetime) -> None:
-        await self.storage.set_meta(
-            f"reminded:{session.id}", f"{session.record.version}@{now.isoformat()}"
-        )
 
     # ------------------------------------------------------------------ internals
 
@@ -567,6 +563,9 @@ class GameService:
             results=results,
         )
         return Session(record, session.spec, step.state)
+
+    async def guard(self, operation: Any) -> GameRecord:
+        return await self._guard(operation)
 
     @staticmethod
     async def _guard(operation: Any) -> GameRecord:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.errors import UserError
@@ -73,9 +74,8 @@ class Session:
         return self.record.seats[seat]
 
     def ai_plays(self, seat: Seat) -> bool:
-        """Bot seats, and resigned players whose seat the AI now plays."""
-        record = self.record.seats[seat]
-        return record.is_bot or record.resigned
+        """Bot seats, and players whose seat the AI now plays (resigned, away, removed)."""
+        return self.record.seats[seat].ai_played
 
     @property
     def decisions(self) -> tuple[Decision, ...]:
@@ -94,6 +94,15 @@ class Session:
         """Seats the game waits for: ``to_act`` less those whose only decisions
         are optional (they may act, but nobody is pinged or reminded for them)."""
         return tuple(dict.fromkeys(d.seat for d in self.decisions if not d.optional))
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When the current wait runs out on the turn clock, vacations not
+        counted (they push it back), or None: no clock, or not running."""
+        record = self.record
+        if record.status != "active" or record.clock_hours <= 0 or record.turn_since is None:
+            return None
+        return datetime.fromisoformat(record.turn_since) + timedelta(hours=record.clock_hours)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -165,23 +174,25 @@ class Standing:
 
 
 def standings(seats: Sequence[SeatRecord], outcome: Outcome | None) -> tuple[Standing, ...]:
-    """The engine's ranking (tie-breaks included) among those still in; resigned last.
+    """The engine's ranking (tie-breaks included) among those still in; players
+    who resigned, were replaced by the AI and never came back, or were removed
+    rank last.
 
     Without an outcome (the game ended by resignation) those still in share
     the win. The final post and the stored results both come from here.
     """
-    still_in = [s.seat for s in seats if not s.resigned]
+    still_in = [s.seat for s in seats if not s.out]
     last = 1 + len(still_in)
     out = []
     for s in seats:
-        if s.resigned:
+        if s.out:
             rank = last
         elif outcome is None:
             rank = 1
         else:
             rank = 1 + sum(1 for o in still_in if outcome.ranks[o] < outcome.ranks[s.seat])
         score = outcome.scores[s.seat] if outcome is not None else 0
-        out.append(Standing(s.seat, score, rank, won=not s.resigned and rank == 1))
+        out.append(Standing(s.seat, score, rank, won=not s.out and rank == 1))
     return tuple(out)
 
 

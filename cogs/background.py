@@ -1,4 +1,5 @@
-"""What the bot does on its own: AI turns a restart interrupted, and reminders.
+"""What the bot does on its own: AI turns a restart interrupted, turn clocks
+(reminders, time running out) and idle lobbies.
 
 Posts go through the channel (an interaction token dies after 15 minutes),
 in the game's language, with the same "Your move" entry as a turn post.
@@ -7,7 +8,7 @@ in the game's language, with the same "Your move" entry as a turn post.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from discord.ext import commands, tasks
@@ -15,8 +16,9 @@ from discord.ext import commands, tasks
 from bot import i18n
 from bot.service import GameService
 from cogs.buttons import turn_view
-from cogs.flow import deliver_private, tell_parent
-from cogs.replies import game_message, post_to_channel, title, turn_lines
+from cogs.flow import after_post, deliver_private, tell_parent
+from cogs.replies import game_message, post_to_channel, turn_lines
+from cogs.votes import VOTE_ITEMS, tell_clock_news
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -33,12 +35,14 @@ class Background(commands.Cog):
         return self.bot.service
 
     async def cog_load(self) -> None:
-        if self.bot.config.reminder_hours > 0:
-            self.remind_waiting_players.start()
+        # Vote buttons of posts made before a restart are routed by their custom_id.
+        self.bot.add_dynamic_items(*VOTE_ITEMS)
+        self.watch_clocks.change_interval(seconds=self.bot.config.clock_check_seconds)
+        self.watch_clocks.start()
         self.close_idle_lobbies.start()
 
     async def cog_unload(self) -> None:
-        self.remind_waiting_players.cancel()
+        self.watch_clocks.cancel()
         self.close_idle_lobbies.cancel()
 
     async def resume_waiting_games(self) -> None:
@@ -58,31 +62,29 @@ class Background(commands.Cog):
                 lines = turn_lines(after, report.turns, after.lang)
                 message = await game_message(after, lines, after.lang, view=turn_view(after))
                 channel = self.bot.get_partial_messageable(record.channel_id)
-                await post_to_channel(channel, message)
+                posted = await post_to_channel(channel, message)
+                await after_post(self.bot, self.service, after, posted)
                 await deliver_private(self.bot, after, report.private_events())
                 await tell_parent(self.bot, session, after)
             except Exception:
                 log.exception("Resuming AI seats of game %s failed; skipped", record.id)
 
-    @tasks.loop(minutes=10)
-    async def remind_waiting_players(self) -> None:
-        """Ping players a game has waited on for TURN_REMINDER_HOURS, via the channel."""
-        now = datetime.now(UTC)
-        after = timedelta(hours=self.bot.config.reminder_hours)
-        async for session in self.service.due_reminders(now, after):
-            if self.bot.get_guild(session.record.guild_id) is None:
+    @tasks.loop(seconds=60)
+    async def watch_clocks(self) -> None:
+        """Turn clocks that are due: each is claimed in the database first, so a
+        reminder is said once (also with several processes, and after downtime)."""
+        try:
+            due = await self.service.absence.due(datetime.now(UTC))
+        except Exception:
+            log.exception("Looking at turn clocks failed")
+            return
+        for news in due:
+            if self.bot.get_guild(news.session.record.guild_id) is None:
                 continue
             try:
-                lang = session.lang
-                head = [i18n.t(lang, "game.reminder", game=title(session, lang), id=session.id)]
-                message = await game_message(
-                    session, head, lang, with_board=False, view=turn_view(session)
-                )
-                channel = self.bot.get_partial_messageable(session.record.channel_id)
-                await post_to_channel(channel, message)
-                await self.service.mark_reminded(session, now)
+                await tell_clock_news(self.bot, self.service, news)
             except Exception:
-                log.exception("Reminder for game %s failed; skipped", session.id)
+                log.exception("Clock news of game %s failed; skipped", news.session.id)
 
     @tasks.loop(minutes=10)
     async def close_idle_lobbies(self) -> None:
@@ -100,7 +102,7 @@ class Background(commands.Cog):
     async def _wait_until_ready_too(self) -> None:
         await self.bot.wait_until_ready()
 
-    @remind_waiting_players.before_loop
+    @watch_clocks.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
 

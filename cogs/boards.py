@@ -43,8 +43,9 @@ def renderer(key: str) -> Renderer:
 
 
 def seat_tags(session: Session) -> list[str | None]:
-    """Per seat: "bot" for bot seats, "resigned" for players the AI replaced."""
-    return ["bot" if s.is_bot else "resigned" if s.resigned else None for s in session.record.seats]
+    """Per seat: "bot" for bot seats, "resigned" for players the AI replaced
+    (resigned, away after their clock ran out, or removed)."""
+    return ["bot" if s.is_bot else "resigned" if s.out else None for s in session.record.seats]
 
 
 @dataclass(frozen=True)

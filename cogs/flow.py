@@ -15,11 +15,13 @@ import discord
 
 from bot import i18n
 from bot.service import GameService
-from bot.session import MoveReport, Session
+from bot.session import MoveReport, Session, iter_mentions
 from cogs.boards import board_file
 from cogs.buttons import turn_view
+from cogs.chart import final_chart
 from cogs.replies import (
     EMBED_COLOUR,
+    board_link,
     describe,
     game_message,
     send_followup,
@@ -85,7 +87,12 @@ async def publish(
         # Seats acting at once: another move may have landed meanwhile; show the newest board.
         now = await service.get(ai.after.id) or ai.after
         message = await game_message(now, lines, locale, view=turn_view(now))
-        await send_followup(interaction, message)
+        posted = await send_followup(interaction, message)
+        await after_post(interaction.client, service, now, posted)
+        if ai.ended:
+            chart = await final_chart(service, now, locale)
+            if chart is not None:
+                await interaction.followup.send(embed=chart[0], file=chart[1])
     except Exception:
         # The move is already saved: say so publicly (the followup of a public
         # defer is public anyway) rather than leave "thinking…" forever.
@@ -97,6 +104,35 @@ async def publish(
     for seat, events in ai.private_events().items():
         private[seat] = private.get(seat, ()) + events
     await deliver_private(interaction.client, ai.after, private, interaction)
+
+
+async def after_post(
+    client: discord.Client, service: GameService, session: Session, posted: discord.Message
+) -> None:
+    """A public board post was made: reminders link to it, and players who asked
+    for it hear by DM that it is their turn."""
+    try:
+        await service.storage.set_board_message(session.id, posted.id)
+        await notify_turn(client, service, session, board_link(session, posted.id))
+    except Exception:
+        log.exception("After posting game %s's board", session.id)
+
+
+async def notify_turn(
+    client: discord.Client, service: GameService, session: Session, link: str
+) -> None:
+    """A DM to each awaited player who turned on /settings dm_turn."""
+    for user_id in iter_mentions(session):
+        settings = await service.storage.user_settings(user_id)
+        if not settings.dm_turn:
+            continue
+        lang = settings.lang or session.lang
+        text = i18n.t(lang, "dm.your_turn", game=title(session, lang), id=session.id, link=link)
+        try:
+            user = client.get_user(user_id) or await client.fetch_user(user_id)
+            await user.send(text)
+        except discord.HTTPException:
+            log.warning("Could not DM user %s about game %s", user_id, session.id)
 
 
 async def tell_parent(client: discord.Client, before: Session, after: Session) -> None:

@@ -1,4 +1,4 @@
-"""/help: how to play here, and what counts on the leaderboard."""
+"""/help: how to play here, and what counts on the leaderboard; /rules: a game's rules."""
 
 from __future__ import annotations
 
@@ -9,19 +9,56 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, registry
+from bot.errors import UserError
 from bot.translator import cmd
+from cogs import history  # noqa: F401 — registers the history pager (its buttons are here)
+from cogs.pager import DYNAMIC_ITEMS, PageContent, clamp, register_pager, send_pages
 from cogs.replies import EMBED_COLOUR
-from games import catalogue
+from games import catalogue, rules_pages
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
 
-SECTIONS = ("help.start", "help.play", "help.private", "help.counts", "help.fair")
+SECTIONS = ("help.start", "help.play", "help.private", "help.counts", "help.fair", "help.more")
+
+
+def game_choices() -> list[app_commands.Choice[str]]:
+    """One choice per registered game, titled in each reader's language."""
+    return [
+        app_commands.Choice(name=cmd(i18n.t("en", f"{key}.title"), f"{key}.title"), value=key)
+        for key in registry.specs()
+    ]
+
+
+async def rules_page(
+    interaction: discord.Interaction, args: tuple[str, ...], page: int
+) -> PageContent:
+    """Page ``page`` of a game's rules (``args``: the game's key and the language)."""
+    key, lang = (args + ("", ""))[:2]
+    spec = registry.specs().get(key)
+    if spec is None:
+        raise UserError("pager.gone")
+    pages = rules_pages.pages(spec.package, lang)
+    if not pages:
+        raise UserError("rules.none", game=i18n.t(lang, f"{key}.title"))
+    page = clamp(page, len(pages))
+    return PageContent(text=pages[page - 1], page=page, pages=len(pages))
+
+
+register_pager("rules", rules_page)
 
 
 class Help(commands.Cog):
     def __init__(self, bot: Caravanserai) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        # The pager's buttons (/rules, /game history), routed by their custom_id
+        # even on messages sent before a restart.
+        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
 
     @app_commands.command(
         name=cmd("help", "cmd.help.name"),
@@ -44,6 +81,17 @@ class Help(commands.Cog):
                     inline=False,
                 )
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    @app_commands.command(
+        name=cmd("rules", "cmd.rules.name"),
+        description=cmd("A game's rules, page by page (only to you)", "cmd.rules.description"),
+    )
+    @app_commands.rename(game=cmd("game", "cmd.rules.game.name"))
+    @app_commands.describe(game=cmd("Which game", "cmd.rules.game.description"))
+    @app_commands.choices(game=game_choices())
+    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
+        lang = i18n.language(interaction.locale)
+        await send_pages(interaction, "rules", (game.value, lang))
 
 
 async def setup(bot: Caravanserai) -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import io
 import logging
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, registry
+from bot.clocks import DEFAULT_CLOCK, clock_name
 from bot.errors import UserError
 from bot.names import clean_name, md
 from bot.service import GameService
@@ -20,16 +21,17 @@ from cogs import options as game_options
 from cogs.boards import board_file, hand_file
 from cogs.buttons import DYNAMIC_ITEMS, cancel_vote_view, lobby_view, resign_view, vote_text
 from cogs.flow import publish
+from cogs.history import history_reply, replay_reply
 from cogs.lobby_text import lobby_lines, seat_lines
-from cogs.replies import describe, final_summary, game_message, title, turn_lines
+from cogs.replies import describe, game_message, title
 from cogs.threads import open_thread
+from cogs.votes import answer_undo, play_ai_turns
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
 
 log = logging.getLogger(__name__)
 
-HISTORY_LINES = 15  # shown in the reply; the whole log is attached as a file
 RENDERS_PER_MINUTE = 6  # /game board and /game hand draw images: a user gets a few a minute
 
 
@@ -44,6 +46,13 @@ def game_choices() -> list[app_commands.Choice[str]]:
         for key in registry.specs()
     ]
 
+
+CLOCK_CHOICES = [
+    app_commands.Choice(name=cmd("fast: 1 hour a turn", "clock.choice.fast"), value="fast"),
+    app_commands.Choice(name=cmd("normal: 24 hours a turn", "clock.choice.normal"), value="normal"),
+    app_commands.Choice(name=cmd("slow: 72 hours a turn", "clock.choice.slow"), value="slow"),
+    app_commands.Choice(name=cmd("none: no clock", "clock.choice.none"), value="none"),
+]
 
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=cmd("English", "language.en"), value="en"),
@@ -80,6 +89,7 @@ class Lobby(commands.Cog):
         bots=cmd("bots", "cmd.game.new.bots.name"),
         options=cmd("options", "cmd.game.new.options.name"),
         language=cmd("language", "cmd.game.new.language.name"),
+        clock=cmd("clock", "cmd.game.new.clock.name"),
     )
     @app_commands.describe(
         game=cmd("Which game", "cmd.game.new.game.description"),
@@ -92,8 +102,12 @@ class Lobby(commands.Cog):
             "Language of the game's posts and board (default: yours)",
             "cmd.game.new.language.description",
         ),
+        clock=cmd(
+            "Time each player has for a turn (default: normal, 24 hours)",
+            "cmd.game.new.clock.description",
+        ),
     )
-    @app_commands.choices(game=game_choices(), language=LANGUAGE_CHOICES)
+    @app_commands.choices(game=game_choices(), language=LANGUAGE_CHOICES, clock=CLOCK_CHOICES)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -101,6 +115,7 @@ class Lobby(commands.Cog):
         bots: app_commands.Range[int, 0, 4] = 0,
         options: str = "",
         language: app_commands.Choice[str] | None = None,
+        clock: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         chosen = game_options.parse(options)
@@ -118,6 +133,7 @@ class Lobby(commands.Cog):
                 bots=bots,
                 options=chosen,
                 lang=lang,
+                clock=clock.value if clock else DEFAULT_CLOCK,
             )
 
         channel = interaction.channel
@@ -319,21 +335,45 @@ class Lobby(commands.Cog):
             "Server settings for games (Manage Server)", "cmd.game.settings.description"
         ),
     )
-    @app_commands.rename(threads=cmd("threads", "cmd.game.settings.threads.name"))
+    @app_commands.rename(
+        threads=cmd("threads", "cmd.game.settings.threads.name"),
+        vacation_days=cmd("vacation_days", "cmd.game.settings.vacation_days.name"),
+    )
     @app_commands.describe(
         threads=cmd(
             "Play each game in its own thread (default: yes)",
             "cmd.game.settings.threads.description",
-        )
+        ),
+        vacation_days=cmd(
+            "Vacation days a player may take each month (default 14; 0 = none)",
+            "cmd.game.settings.vacation_days.description",
+        ),
     )
     @app_commands.default_permissions(manage_guild=True)
-    async def settings(self, interaction: discord.Interaction, threads: bool) -> None:
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        threads: bool | None = None,
+        vacation_days: app_commands.Range[int, 0, 31] | None = None,
+    ) -> None:
         assert interaction.guild_id is not None
         if not interaction.permissions.manage_guild:
             raise UserError("settings.forbidden")
-        await self.service.set_threads(interaction.guild_id, threads)
-        key = "settings.threads_on" if threads else "settings.threads_off"
-        await interaction.response.send_message(i18n.t(interaction.locale, key), ephemeral=True)
+        guild, locale = interaction.guild_id, interaction.locale
+        if threads is not None:
+            await self.service.set_threads(guild, threads)
+        if vacation_days is not None:
+            await self.service.absence.set_vacation_days(guild, vacation_days)
+        threads_on = await self.service.threads_enabled(guild)
+        lines = [
+            i18n.t(locale, "settings.threads_on" if threads_on else "settings.threads_off"),
+            i18n.t(
+                locale,
+                "settings.vacation_days",
+                count=await self.service.absence.vacation_days(guild),
+            ),
+        ]
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     # ------------------------------------------------------------------ what a game shows
 
@@ -375,6 +415,7 @@ class Lobby(commands.Cog):
         chosen = game_options.describe(session.spec, session.record.options, locale)
         if chosen:
             lines.append(i18n.t(locale, "options.line", options=chosen))
+        lines.append(clock_status(session, locale))
         if session.record.status in ("lobby", "active"):
             lines += seat_lines(session, locale)
         return lines
@@ -442,29 +483,22 @@ class Lobby(commands.Cog):
     )
     async def history(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
-        locale = interaction.locale
         session = await self.service.latest_in(interaction.channel_id)
-        turns = await self.service.history(session)
-        lines = [f"{n}. {line}" for n, line in enumerate(turn_lines(session, turns, locale), 1)]
-        head = i18n.t(locale, "game.history_head", game=title(session, locale), id=session.id)
-        if not lines:
-            await interaction.response.send_message(
-                f"{head}\n{i18n.t(locale, 'game.history_empty')}", ephemeral=True
-            )
-            return
-        # The attached file is plain text: no Markdown, so nothing to escape.
-        text_lines = turn_lines(session, turns, locale, plain=True)
-        plain = [f"{n}. {line}" for n, line in enumerate(text_lines, 1)]
-        if session.record.status == "finished":
-            lines.append(final_summary(session, locale))
-            plain.append(final_summary(session, locale, plain=True))
-        shown = "\n".join([head, *lines[-HISTORY_LINES:]])[-1900:]
-        log_file = discord.File(
-            io.BytesIO("\n".join([head, *plain]).encode("utf-8")), filename="history.txt"
+        await history_reply(interaction, self.service, session)
+
+    @game.command(
+        name=cmd("replay", "cmd.game.replay.name"),
+        description=cmd("An animated replay of a finished game", "cmd.game.replay.description"),
+    )
+    @app_commands.rename(game=cmd("game", "cmd.game.replay.game.name"))
+    @app_commands.describe(
+        game=cmd(
+            "The game's number (default: the last game here)", "cmd.game.replay.game.description"
         )
-        await interaction.response.send_message(
-            shown, file=log_file, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-        )
+    )
+    @app_commands.checks.cooldown(2, 60.0, key=per_user)
+    async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await replay_reply(interaction, self.service, game)
 
     @game.command(
         name=cmd("resign", "cmd.game.resign.name"),
@@ -489,6 +523,67 @@ class Lobby(commands.Cog):
             view=resign_view(session, interaction.user.id, locale),
             ephemeral=True,
         )
+
+    @game.command(
+        name=cmd("undo", "cmd.game.undo.name"),
+        description=cmd(
+            "Take back your last move (the others may have to agree)",
+            "cmd.game.undo.description",
+        ),
+    )
+    async def undo(self, interaction: discord.Interaction) -> None:
+        assert interaction.channel_id is not None
+        outcome = await self.service.undoing.request(
+            interaction.channel_id, interaction.user.id, datetime.now(UTC)
+        )
+        await answer_undo(interaction, self.service, outcome)
+
+    @game.command(
+        name=cmd("vacation", "cmd.game.vacation.name"),
+        description=cmd(
+            "Pause your turn clocks in this server for some days (0: back now)",
+            "cmd.game.vacation.description",
+        ),
+    )
+    @app_commands.rename(days=cmd("days", "cmd.game.vacation.days.name"))
+    @app_commands.describe(
+        days=cmd("How many days (0 ends your vacation)", "cmd.game.vacation.days.description")
+    )
+    async def vacation(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 31]
+    ) -> None:
+        assert interaction.guild_id is not None
+        locale, guild, user = interaction.locale, interaction.guild_id, interaction.user.id
+        if days == 0:
+            await self.service.absence.end_vacation(guild, user)
+            text = i18n.t(locale, "vacation.ended")
+        else:
+            ends, left = await self.service.absence.start_vacation(guild, user, days)
+            text = i18n.t(
+                locale, "vacation.started", until=f"<t:{int(ends.timestamp())}:f>", count=left
+            )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @game.command(
+        name=cmd("kick", "cmd.game.kick.name"),
+        description=cmd(
+            "Moderators: the AI plays a player's seat to the end; they rank last",
+            "cmd.game.kick.description",
+        ),
+    )
+    @app_commands.rename(player=cmd("player", "cmd.game.kick.player.name"))
+    @app_commands.describe(
+        player=cmd("The player to remove from the game here", "cmd.game.kick.player.description")
+    )
+    @app_commands.default_permissions(manage_guild=True)
+    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
+        assert interaction.channel_id is not None
+        session, seat = await self.service.absence.remove_player(
+            interaction.channel_id, player.id, bool(interaction.permissions.manage_guild)
+        )
+        line = i18n.t(session.lang, "game.kicked", player=session.shown(seat))
+        await announce(interaction, [line])
+        await play_ai_turns(interaction.client, self.service, session)
 
     @game.command(
         name=cmd("list", "cmd.game.list.name"),
@@ -537,6 +632,19 @@ def can_see(interaction: discord.Interaction, channel_id: int) -> bool:
         return False
     channel = guild.get_channel_or_thread(channel_id)
     return channel is not None and channel.permissions_for(member).view_channel
+
+
+def clock_status(session: Session, locale: object) -> str:
+    """The game's clock, and when the current wait runs out."""
+    record = session.record
+    name = clock_name(record.clock_hours)
+    label = i18n.t(locale, f"clock.name.{name}", hours=round(record.clock_hours))
+    deadline = session.deadline
+    if deadline is None:
+        return i18n.t(locale, "clock.status", clock=label)
+    due = f"<t:{int(deadline.timestamp())}:R>"
+    key = "clock.status_out" if deadline <= datetime.now(UTC) else "clock.status_due"
+    return i18n.t(locale, key, clock=label, due=due)
 
 
 def raise_not_started() -> None:

@@ -19,6 +19,8 @@ def seat_lines(session: Session, locale: object) -> list[str]:
             tags.append(i18n.t(locale, "lobby.tag.bot"))
         if seat.resigned:
             tags.append(i18n.t(locale, "lobby.tag.resigned"))
+        elif seat.replaced is not None:
+            tags.append(i18n.t(locale, f"lobby.tag.{seat.replaced}"))
         suffix = f" ({', '.join(tags)})" if tags else ""
         lines.append(f"{seat.seat + 1}. {md(seat.name)}{suffix}")
     return lines

@@ -94,7 +94,7 @@ def next_lines(session: Session, locale: object) -> list[str]:
         return lines
     if session.record.status != "active":
         return []
-    return [
+    lines = [
         i18n.t(
             locale,
             "game.your_turn",
@@ -103,6 +103,16 @@ def next_lines(session: Session, locale: object) -> list[str]:
         )
         for d in session.decisions
     ]
+    return lines + clock_lines(session, locale)
+
+
+def clock_lines(session: Session, locale: object) -> list[str]:
+    """When the wait runs out (vacations can push it back), if the game has a clock
+    and a human is awaited."""
+    deadline = session.deadline
+    if deadline is None or not any(iter_mentions(session)):
+        return []
+    return [i18n.t(locale, "clock.line", due=f"<t:{int(deadline.timestamp())}:R>")]
 
 
 def final_summary(session: Session, locale: object, *, plain: bool = False) -> str:
@@ -115,8 +125,10 @@ def final_summary(session: Session, locale: object, *, plain: bool = False) -> s
         seat = standing.seat
         medal = "🏆" if standing.won else f"{standing.rank}."
         name = session.names[seat] if plain else session.shown(seat)
-        if session.seat(seat).resigned:
-            name += f" ({i18n.t(locale, 'lobby.tag.resigned')})"
+        record = session.seat(seat)
+        if record.out:
+            tag = "resigned" if record.resigned else record.replaced
+            name += f" ({i18n.t(locale, f'lobby.tag.{tag}')})"
         if not plain:
             name = f"**{name}**"
         if outcome is None:
@@ -133,11 +145,14 @@ def final_summary(session: Session, locale: object, *, plain: bool = False) -> s
 
 
 def seat_mark(session: Session, seat: Seat) -> str:
-    """🤖 for a bot seat, 🏳️ for a resigned player (the AI plays it), else nothing."""
+    """🤖 for a bot seat, 🏳️ for a resigned player, 💤 for one away, 🚫 for one
+    removed (the AI plays those), else nothing."""
     record = session.seat(seat)
     if record.is_bot:
         return "" if "🤖" in record.name else " 🤖"
-    return " 🏳️" if record.resigned else ""
+    if record.resigned:
+        return " 🏳️"
+    return {"away": " 💤", "removed": " 🚫"}.get(record.replaced or "", "")
 
 
 def score_lines(session: Session, locale: object) -> list[str]:
@@ -153,6 +168,16 @@ def score_lines(session: Session, locale: object) -> list[str]:
         text = f" — {i18n.term(locale, summary[seat])}" if seat < len(summary) else ""
         lines.append(f"{arrow}**{seat + 1}. {name}**{seat_mark(session, seat)}{text}")
     return lines
+
+
+def board_link(session: Session, message_id: int | None = None) -> str:
+    """A link to the game's latest board post (or to its thread). Built from the
+    record: a message sent through a partial channel does not know its server,
+    so its own jump_url would point at DMs."""
+    record = session.record
+    base = f"https://discord.com/channels/{record.guild_id}/{record.channel_id}"
+    message = message_id if message_id is not None else record.board_message_id
+    return base if message is None else f"{base}/{message}"
 
 
 def clip(lines: Sequence[str]) -> str:
@@ -208,10 +233,19 @@ def _send_kwargs(message: GameMessage) -> dict[str, object]:
     return kwargs
 
 
-async def send_followup(interaction: discord.Interaction, message: GameMessage) -> None:
-    await interaction.followup.send(**_send_kwargs(message))  # type: ignore[call-overload]
+async def send_followup(
+    interaction: discord.Interaction, message: GameMessage
+) -> discord.WebhookMessage:
+    sent: discord.WebhookMessage = await interaction.followup.send(
+        wait=True,
+        **_send_kwargs(message),  # type: ignore[call-overload]
+    )
+    return sent
 
 
-async def post_to_channel(channel: discord.abc.Messageable, message: GameMessage) -> None:
+async def post_to_channel(
+    channel: discord.abc.Messageable, message: GameMessage
+) -> discord.Message:
     """For posts after the interaction token may have expired (AI turns, reminders)."""
-    await channel.send(**_send_kwargs(message))  # type: ignore[call-overload]
+    sent: discord.Message = await channel.send(**_send_kwargs(message))  # type: ignore[call-overload]
+    return sent

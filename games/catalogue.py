@@ -49,9 +49,27 @@ def sources() -> tuple[str, ...]:
 
 @cache
 def load_source(package: str, lang: str) -> dict[str, Template]:
-    """One source's catalogue in one language, exactly as written."""
-    path = resources.files(package).joinpath(f"locales/{lang}.json")
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    """One source's catalogue in one language, exactly as written: its
+    ``locales/<lang>.json`` and any ``locales/<lang>.<part>.json`` beside it
+    (a big source may keep one part per area; a key lives in one part only)."""
+    folder = resources.files(package).joinpath("locales")
+    parts = [folder.joinpath(f"{lang}.json")] + sorted(
+        (
+            f
+            for f in folder.iterdir()
+            if f.name.startswith(f"{lang}.")
+            and f.name.endswith(".json")
+            and f.name != f"{lang}.json"
+        ),
+        key=lambda f: f.name,
+    )
+    data: dict[str, Any] = {}
+    for part in parts:
+        found: dict[str, Any] = json.loads(part.read_text(encoding="utf-8"))
+        twice = set(found) & set(data)
+        if twice:
+            raise ValueError(f"{package} {lang}: {sorted(twice)[0]!r} is defined twice")
+        data.update(found)
     for key, value in data.items():
         if isinstance(value, dict):
             if set(value) != set(PLURAL_FORMS) or not all(

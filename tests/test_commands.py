@@ -44,10 +44,27 @@ async def test_the_registry_decides_the_games_offered() -> None:
     games = list(registry.load(registry.GAMES))  # the built games, in registry order
     assert games[0] == "desert"
     built = await command_payloads()
-    assert {p["name"] for p in built} == {"game", "leaderboard", "help", *games}
+    assert {p["name"] for p in built} == {
+        "game",
+        "leaderboard",
+        "help",
+        "settings",
+        "stats",
+        "rules",
+        *games,
+    }
     assert game_choices(built) == games
     with_test_game = await command_payloads(("tests.nim",))
-    assert {p["name"] for p in with_test_game} == {"game", "leaderboard", "help", "nim", *games}
+    assert {p["name"] for p in with_test_game} == {
+        "game",
+        "leaderboard",
+        "help",
+        "settings",
+        "stats",
+        "rules",
+        "nim",
+        *games,
+    }
     assert game_choices(with_test_game) == [*games, "nim"]
     nim = next(p for p in with_test_game if p["name"] == "nim")
     assert [o["name"] for o in nim["options"]] == ["move"]  # the shared move cog, nothing else
@@ -76,6 +93,10 @@ async def test_the_expected_commands_exist(payloads: list[dict[str, Any]]) -> No
         "remove",
         "history",
         "settings",
+        "replay",
+        "undo",
+        "vacation",
+        "kick",
     }
 
 

@@ -67,11 +67,13 @@ def test_defaults(tmp_path: Path) -> None:
         ("DISCORD_GUILD_IDS", "1_000"),
         ("DISCORD_GUILD_IDS", str(2**64)),
         ("LOG_LEVEL", "LOUD"),
-        ("TURN_REMINDER_HOURS", "soon"),
-        ("TURN_REMINDER_HOURS", "-1"),
-        ("TURN_REMINDER_HOURS", "-0.5"),
-        ("TURN_REMINDER_HOURS", "nan"),
-        ("TURN_REMINDER_HOURS", "inf"),
+        ("LOBBY_EXPIRY_HOURS", "soon"),
+        ("LOBBY_EXPIRY_HOURS", "-1"),
+        ("LOBBY_EXPIRY_HOURS", "-0.5"),
+        ("LOBBY_EXPIRY_HOURS", "nan"),
+        ("LOBBY_EXPIRY_HOURS", "inf"),
+        ("CLOCK_CHECK_SECONDS", "0"),
+        ("CLOCK_CHECK_SECONDS", "often"),
         ("DISCORD_API_BASE", "127.0.0.1:8080/api/v10"),
         ("DISCORD_API_BASE", "http://"),
         ("DISCORD_GATEWAY_URL", "http://127.0.0.1:8080/gateway"),
@@ -93,17 +95,18 @@ def test_numbers_within_range_are_accepted(tmp_path: Path) -> None:
         {
             "DISCORD_TOKEN": "t",
             "DISCORD_GUILD_IDS": " 1574539749383864323 , 42,",
-            "TURN_REMINDER_HOURS": "0",
+            "LOBBY_EXPIRY_HOURS": "0",
             "DISCORD_API_BASE": "http://127.0.0.1:8080/api/v10",
             "DISCORD_GATEWAY_URL": "ws://127.0.0.1:8080/gateway",
         },
         tmp_path / ".env",
     )
     assert config.guild_ids == (1574539749383864323, 42)
-    assert config.reminder_hours == 0
+    assert config.lobby_expiry_hours == 0
+    assert config.clock_check_seconds == 60
     assert config.api_base == "http://127.0.0.1:8080/api/v10"
     assert config.gateway_url == "ws://127.0.0.1:8080/gateway"
-    assert load_config({"DISCORD_TOKEN": "t", "TURN_REMINDER_HOURS": "1.5"}, tmp_path / ".env")
+    assert load_config({"DISCORD_TOKEN": "t", "LOBBY_EXPIRY_HOURS": "1.5"}, tmp_path / ".env")
 
 
 def test_the_token_is_in_no_repr(tmp_path: Path) -> None:
@@ -113,7 +116,7 @@ def test_the_token_is_in_no_repr(tmp_path: Path) -> None:
     for text in (repr(config), str(config), f"{config}", f"{config!r}", repr([config])):
         assert token not in text and "secret" not in text
         assert "Config(" in text and "log_level='DEBUG'" in text  # the rest is still shown
-    assert "token" not in repr(Config(token="t" * 70)).replace("reminder", "")
+    assert "token" not in repr(Config(token="t" * 70))
 
 
 def test_debug_payloads_flag(tmp_path: Path) -> None:

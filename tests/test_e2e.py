@@ -114,6 +114,9 @@ async def test_a_whole_game_over_discord(world: World) -> None:
         "game",
         "leaderboard",
         "help",
+        "settings",
+        "stats",
+        "rules",
         *games,
     }
     # Only registered, playable games are offered.
@@ -198,8 +201,9 @@ async def test_a_whole_game_over_discord(world: World) -> None:
     history = await fake.slash(carol, world.channel, "game history")
     assert "history.txt" in (await history.final(timeout=20)).files
 
-    ranking = await public(world, carol, "leaderboard")
-    text = ranking.embeds[0]["description"]
+    ranking = await public(world, carol, "leaderboard")  # a field per game played
+    [field] = ranking.embeds[0]["fields"]
+    text = field["value"]
     assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text  # losers included
     assert await world.bot.stop() == 0
     assert fake.unhandled == []

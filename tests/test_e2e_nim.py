@@ -57,7 +57,9 @@ def told_by_dm(world: World, user_id: int) -> int:
 async def test_the_test_game_is_played_end_to_end(world: World) -> None:
     fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
     names = {c["name"] for c in fake.commands.list(guild_id=world.channel.guild_id)}
-    assert names == {"game", "leaderboard", "help", "nim", *registry.load(registry.GAMES)}
+    assert names == {"game", "leaderboard", "help", "settings", "stats", "rules", "nim"} | set(
+        registry.load(registry.GAMES)
+    )
     # This server keeps its games in the channel (Alice owns it; Bob may not decide).
     await refused(world, bob, "game settings", {"threads": False}, "Gérer le serveur", locale="fr")
     setting = await fake.slash(alice, world.channel, "game settings", {"threads": False})

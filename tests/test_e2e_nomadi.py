@@ -172,7 +172,8 @@ async def test_nomadi_is_played_end_to_end(world: World) -> None:
     # /game history: escaped in its message, literal in its plain-text file.
     history = await fake.slash(bob, world.channel, "game history", locale="fr")
     listed = await history.final(timeout=20)
-    assert history.ephemeral and "\\*\\*vas\\-y\\*\\*" in listed.content
+    rows = listed.embeds[0]["description"]  # the log, one row per command
+    assert history.ephemeral and "\\*\\*vas\\-y\\*\\*" in rows and "@everyone" not in rows
     log_text = listed.files["history.txt"].decode("utf-8")
     assert "**vas-y** @everyone" in log_text and "\\" not in log_text
     accepted = await move(world, alice, "accept 2")

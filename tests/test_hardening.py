@@ -70,7 +70,7 @@ async def test_a_game_that_cannot_be_loaded_locks_nothing(
     assert info.value.key == "game.broken"
     # The background jobs go on serving the other games.
     later = datetime.now(UTC) + timedelta(days=2)
-    due = [s.id async for s in service.due_reminders(later, timedelta(hours=24))]
+    due = [news.session.id for news in await service.absence.due(later)]
     assert due == [good.id]
     # Its creator cancels it from the record alone, then the channel is free again.
     with pytest.raises(UserError):
@@ -115,7 +115,7 @@ async def test_every_one_of_300_games_is_resumed_and_reminded(
             resumed += bool(report.turns)
     assert resumed == count
     later = datetime.now(UTC) + timedelta(days=2)
-    reminded = [s.id async for s in service.due_reminders(later, timedelta(hours=24))]
+    reminded = [news.session.id for news in await service.absence.due(later)]
     assert sorted(reminded) == sorted(waiting)
 
 

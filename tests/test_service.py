@@ -310,23 +310,23 @@ async def test_games_survive_a_restart(tmp_path: Path) -> None:
         await second.close()
 
 
-async def test_reminders_wait_then_repeat_once_per_period(service: GameService) -> None:
+async def test_the_clock_reminds_at_half_time_then_once_when_time_runs_out(
+    service: GameService,
+) -> None:
     await lobby(service, 0, BOB)
     session = (await service.start(CHANNEL, ALICE)).after
+    assert session.record.clock_hours == 24  # the default clock: normal
     now = datetime.now(UTC)
-    day = timedelta(hours=24)
 
-    async def due(at: datetime) -> list[Session]:
-        return [s async for s in service.due_reminders(at, day)]
+    async def due(at: datetime) -> list[tuple[int, str]]:
+        return [(n.session.id, n.action) for n in await service.absence.due(at)]
 
     assert await due(now) == []
-    later = now + timedelta(hours=25)
-    found = await due(later)
-    assert [s.id for s in found] == [session.id]
-    await service.mark_reminded(found[0], later)
-    assert await due(later + timedelta(hours=1)) == []
-    assert len(await due(later + timedelta(hours=25))) == 1
-    # A move resets the clock.
+    assert await due(now + timedelta(hours=13)) == [(session.id, "half")]
+    assert await due(now + timedelta(hours=14)) == []  # said once
+    assert await due(now + timedelta(hours=25)) == [(session.id, "expired")]
+    assert await due(now + timedelta(hours=99)) == []  # then the players vote
+    # A move restarts the clock.
     session = await play_turn_as_ai(service, session)
     assert await due(now + timedelta(hours=1)) == []
 
@@ -337,7 +337,7 @@ async def test_no_reminder_while_only_ai_seats_are_due(service: GameService) -> 
     session = (await service.advance(session)).after
     await service.resign(CHANNEL, ALICE)
     later = datetime.now(UTC) + timedelta(days=3)
-    assert [s async for s in service.due_reminders(later, timedelta(hours=24))] == []
+    assert await service.absence.due(later) == []
 
 
 async def test_cancel_needs_the_players_agreement_or_an_admin(service: GameService) -> None:

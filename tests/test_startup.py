@@ -28,7 +28,7 @@ SETTINGS = (
     "DISCORD_",
     "DATABASE_URL",
     "LOG_LEVEL",
-    "TURN_REMINDER_HOURS",
+    "LOBBY_EXPIRY_HOURS",
     "EXTRA_GAMES",
     "CARAVANSERAI_ENV_FILE",
 )
@@ -79,9 +79,9 @@ def bad_settings(tmp_path: Path) -> list[tuple[dict[str, str], str]]:
         ),
         ({"DATABASE_URL": f"sqlite:///{tmp_path}"}, f"{tmp_path} is a folder"),
         ({"DATABASE_URL": f"sqlite:///{not_sqlite}"}, f"{not_sqlite} is not a SQLite database"),
-        ({"TURN_REMINDER_HOURS": "-1"}, "TURN_REMINDER_HOURS='-1' is not a number of hours"),
-        ({"TURN_REMINDER_HOURS": "soon"}, "TURN_REMINDER_HOURS='soon' is not a number of hours"),
-        ({"TURN_REMINDER_HOURS": "nan"}, "TURN_REMINDER_HOURS='nan' is not a number of hours"),
+        ({"LOBBY_EXPIRY_HOURS": "-1"}, "LOBBY_EXPIRY_HOURS='-1' is not a number of hours"),
+        ({"LOBBY_EXPIRY_HOURS": "soon"}, "LOBBY_EXPIRY_HOURS='soon' is not a number of hours"),
+        ({"LOBBY_EXPIRY_HOURS": "nan"}, "LOBBY_EXPIRY_HOURS='nan' is not a number of hours"),
         ({"DISCORD_GUILD_IDS": "12,abc"}, "DISCORD_GUILD_IDS: 'abc' is not a server id"),
         ({"DISCORD_GUILD_IDS": "-5"}, "DISCORD_GUILD_IDS: '-5' is not a server id"),
         ({"LOG_LEVEL": "loud"}, "LOG_LEVEL='LOUD' is not one of"),
@@ -203,7 +203,7 @@ def test_dotenv_next_to_the_project_from_another_folder(tmp_path: Path) -> None:
         "DISCORD_TOKEN=from-dotenv\n"
         f"DISCORD_API_BASE=http://127.0.0.1:{port}/api/v10\n"
         "DATABASE_URL=sqlite://\n"
-        "TURN_REMINDER_HOURS=-3\n"
+        "LOBBY_EXPIRY_HOURS=-3\n"
     )
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -212,10 +212,10 @@ def test_dotenv_next_to_the_project_from_another_folder(tmp_path: Path) -> None:
     refused = run_bot(env, cwd=elsewhere)  # .env's bad value: so .env was read
     assert refused.returncode == 2, refused.stderr
     assert refused.stderr.strip() == (
-        "TURN_REMINDER_HOURS='-3' is not a number of hours (0 or more; 0 = never remind)."
+        "LOBBY_EXPIRY_HOURS='-3' is not a number of hours (0 or more; 0 = never)."
     )
 
-    fixed = run_bot({**env, "TURN_REMINDER_HOURS": "1"}, cwd=elsewhere)  # the environment wins
+    fixed = run_bot({**env, "LOBBY_EXPIRY_HOURS": "1"}, cwd=elsewhere)  # the environment wins
     assert fixed.returncode == 1, fixed.stderr
     assert f"Cannot reach Discord at http://127.0.0.1:{port}/api/v10" in fixed.stderr
     assert_no_noise(fixed.stdout, fixed.stderr)

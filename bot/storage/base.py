@@ -36,6 +36,19 @@ class SeatRecord:
     name: str
     is_bot: bool
     resigned: bool = False
+    # The AI plays this human's seat: "away" (voted after the clock ran out;
+    # acting takes it back) or "removed" (by a moderator, for good).
+    replaced: str | None = None
+
+    @property
+    def ai_played(self) -> bool:
+        """Bots, and humans whose seat the AI now plays (resigned or replaced)."""
+        return self.is_bot or self.resigned or self.replaced is not None
+
+    @property
+    def out(self) -> bool:
+        """A human no longer in the running: ranks last when the game ends."""
+        return not self.is_bot and (self.resigned or self.replaced is not None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +68,11 @@ class GameRecord:
     seats: tuple[SeatRecord, ...]
     finished_at: str | None = None  # set when finished or cancelled
     lang: str = "en"  # the game's language: public posts and boards use it
+    clock_hours: float = 0.0  # a turn's time; 0 = no clock
+    turn_since: str | None = None  # when the current wait began
+    clock_stage: int = 0  # 0 nothing sent, 1 half-time reminder sent, 2 time ran out
+    clock_due: str | None = None  # when the clock must next be looked at
+    board_message_id: int | None = None  # the latest public board post
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` holds in this game, or None."""
@@ -73,6 +91,13 @@ class MoveRecord:
     version: int | None = None  # the game version this move produced (None before v2)
     events: tuple[dict[str, Any], ...] = ()  # the engine's events, as JSON
     ends_turn: bool = True  # False while the seat still acts after it (a turn's first camel)
+    undoes: int | None = None  # an undo row: the ply of the first row it took back
+    undone: bool = False  # this row was taken back by a later undo
+
+    @property
+    def counts(self) -> bool:
+        """Part of the game as it stands: neither taken back nor an undo itself."""
+        return not self.undone and self.undoes is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +118,47 @@ class LeaderRow:
     wins: int
     win_rate: float  # wins / games
     points: int  # sum of final scores
+    placement: float = 0.0  # average rank
+    mu: float | None = None  # the rating of this game (None: all games, or never rated)
+    sigma: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """One finished game of a player, for /stats."""
+
+    game_id: int
+    kind: str
+    channel_id: int
+    finished_at: str
+    rank: int
+    score: int
+    players: int
+    won: bool
+
+
+@dataclass(frozen=True, slots=True)
+class UserSettings:
+    lang: str | None = None  # None: the interaction's locale
+    dm_turn: bool = False  # a DM when it is my turn
+    dm_reminders: bool = False  # clock reminders by DM instead of in the game's thread
+
+
+@dataclass(frozen=True, slots=True)
+class Vacation:
+    guild_id: int
+    user_id: int
+    starts_at: str
+    ends_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    guild_id: int
+    kind: str
+    user_id: int
+    mu: float
+    sigma: float
 
 
 def results_for(
@@ -234,6 +300,7 @@ class Storage(Protocol):
         options: Mapping[str, str],
         seed: int,
         lang: str = "en",
+        clock_hours: float = 0.0,
     ) -> GameRecord:
         """Open a lobby; the creator takes seat 0. Raises ChannelBusy."""
         ...
@@ -355,9 +422,95 @@ class Storage(Protocol):
     async def leaderboard(
         self, guild_id: int, kind: str | None = None, limit: int = 25
     ) -> list[LeaderRow]:
-        """Humans in finished games: wins, win rate, games played, all descending."""
+        """Humans in finished games. With ``kind``: by rating (ordinal), unrated
+        players after; without: by wins, win rate, games played."""
         ...
 
     async def get_meta(self, key: str) -> str | None: ...
 
     async def set_meta(self, key: str, value: str) -> None: ...
+
+    # ---------------------------------------------------------------- async play
+
+    async def due_clocks(self, now: str, limit: int = 100) -> list[GameRecord]:
+        """Active games whose clock is due at ``now`` (ISO-8601 UTC), soonest first."""
+        ...
+
+    async def claim_clock(
+        self,
+        game_id: int,
+        version: int,
+        stage: int,
+        *,
+        new_stage: int,
+        due: str | None,
+        turn_since: str | None = None,
+    ) -> bool:
+        """Compare-and-set the clock: only if the game is active, still at
+        ``version`` and at clock ``stage``; sets ``new_stage`` and ``due`` (and
+        ``turn_since`` when given). True for the one caller that wins. Does not
+        change the version (buttons stay valid)."""
+        ...
+
+    async def set_board_message(self, game_id: int, message_id: int) -> None:
+        """Remember the latest public board post (no version change)."""
+        ...
+
+    async def replace_seat(
+        self, game_id: int, version: int, seat: int, replaced: str | None
+    ) -> GameRecord:
+        """A human seat is played by the AI ("away", "removed") or taken back (None)."""
+        ...
+
+    async def record_undo(
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        first_ply: int,
+        state: dict[str, Any],
+        *,
+        events: Sequence[Mapping[str, Any]] = (),
+    ) -> GameRecord:
+        """One transaction: the rows from ``first_ply`` on that still count are taken
+        back, an undo row is appended, the state is set, version+1, the clock restarts."""
+        ...
+
+    async def cast_vote(
+        self, game_id: int, question: str, user_id: int, choice: str
+    ) -> dict[int, str]:
+        """Record (or change) a vote; returns every vote on that question."""
+        ...
+
+    async def user_settings(self, user_id: int) -> UserSettings: ...
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings) -> None: ...
+
+    async def vacations(self, guild_id: int, user_ids: Collection[int]) -> list[Vacation]:
+        """Vacations of these players in the server, in start order."""
+        ...
+
+    async def add_vacation(self, vacation: Vacation) -> None: ...
+
+    async def end_vacation(self, guild_id: int, user_id: int, now: str) -> bool:
+        """End a running vacation at ``now``; False if none was running."""
+        ...
+
+    async def ratings(self, guild_id: int, kind: str) -> dict[int, tuple[float, float]]:
+        """(mu, sigma) per user of one game in one server."""
+        ...
+
+    async def all_ratings(self) -> list[RatingRow]: ...
+
+    async def rebuild_ratings(self) -> int:
+        """Recompute every rating from the stored results (oldest game first);
+        returns how many games were rated."""
+        ...
+
+    async def player_games(self, guild_id: int, user_id: int, limit: int = 10) -> list[PlayedGame]:
+        """A player's latest finished games in the server, newest first."""
+        ...
+
+    async def player_records(self, guild_id: int, user_id: int) -> list[tuple[str, LeaderRow]]:
+        """Per game kind, the player's totals and rating in the server."""
+        ...

@@ -34,12 +34,14 @@ import os
 import sqlite3
 from collections.abc import AsyncIterator, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
 import aiosqlite
+
+from bot.ratings import Rating, rate_game
 
 from .base import (
     OPEN_STATUSES,
@@ -55,11 +57,15 @@ from .base import (
     NotFound,
     NotInLobby,
     NotSeated,
+    PlayedGame,
+    RatingRow,
     ResultRow,
     SeatRecord,
     StaleVersion,
     StorageBusy,
     StorageError,
+    UserSettings,
+    Vacation,
     WrongStatus,
     is_status,
 )
@@ -67,11 +73,23 @@ from .migrate import Migration, apply_migrations, load_migrations
 
 MEMORY = ":memory:"
 _INT64 = range(-(2**63), 2**63)  # SQLite INTEGER
+MAX_CLOCK_HOURS = 24 * 30
 _Params = Sequence[Any]
 
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def _restarted_clock(clock_hours: float) -> dict[str, Any]:
+    """A new wait begins now: nothing sent yet, first due at half time."""
+    now = datetime.now(UTC)
+    due = now + timedelta(hours=clock_hours / 2) if clock_hours > 0 else None
+    return {
+        "turn_since": now.isoformat(timespec="microseconds"),
+        "clock_stage": 0,
+        "clock_due": None if due is None else due.isoformat(timespec="microseconds"),
+    }
 
 
 def _dump(value: Mapping[str, Any]) -> str:
@@ -338,7 +356,7 @@ class SqliteStorage:
         seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
         for s in await self._all(
             conn,
-            f"SELECT game_id, seat, user_id, display_name, is_bot, resigned FROM seats"
+            f"SELECT game_id, seat, user_id, display_name, is_bot, resigned, replaced FROM seats"
             f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
             ids,
         ):
@@ -349,6 +367,7 @@ class SqliteStorage:
                     name=s["display_name"],
                     is_bot=bool(s["is_bot"]),
                     resigned=bool(s["resigned"]),
+                    replaced=s["replaced"],
                 )
             )
         return [_game(r, tuple(seats[int(r["id"])])) for r in rows]
@@ -412,10 +431,10 @@ class SqliteStorage:
         """
         await conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
         await conn.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, display_name, is_bot, resigned)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO seats (game_id, seat, user_id, display_name, is_bot, resigned, replaced)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [
-                (game_id, i, s.user_id, s.name, int(s.is_bot), int(s.resigned))
+                (game_id, i, s.user_id, s.name, int(s.is_bot), int(s.resigned), s.replaced)
                 for i, s in enumerate(seats)
             ],
         )
@@ -436,13 +455,44 @@ class SqliteStorage:
             if r.rank < 1:
                 raise InvalidRequest("ranks start at 1")
 
-    @staticmethod
     async def _insert_results(
-        conn: aiosqlite.Connection, game_id: int, results: Sequence[ResultRow]
+        self, conn: aiosqlite.Connection, game: GameRecord, results: Sequence[ResultRow]
     ) -> None:
+        """The result rows and, in the same transaction, the players' new ratings."""
         await conn.executemany(
             "INSERT INTO results (game_id, seat, score, rank, won) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, r.seat, r.score, r.rank, int(r.won)) for r in results],
+            [(game.id, r.seat, r.score, r.rank, int(r.won)) for r in results],
+        )
+        humans = {s.seat: s.user_id for s in game.seats if not s.is_bot and s.user_id is not None}
+        placings = [(humans[r.seat], r.rank) for r in results if r.seat in humans]
+        await self._rate(conn, game.guild_id, game.kind, placings)
+
+    async def _rate(
+        self,
+        conn: aiosqlite.Connection,
+        guild_id: int,
+        kind: str,
+        placings: Sequence[tuple[int, int]],
+    ) -> None:
+        """Bot seats never count: only the humans' places move their ratings."""
+        if len(placings) < 2:
+            return
+        marks = ",".join("?" * len(placings))
+        previous = {
+            int(r["user_id"]): Rating(float(r["mu"]), float(r["sigma"]))
+            for r in await self._all(
+                conn,
+                f"SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND kind = ?"
+                f" AND user_id IN ({marks})",
+                (guild_id, kind, *(user for user, _ in placings)),
+            )
+        }
+        rated = rate_game(previous, placings)
+        await conn.executemany(
+            "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, kind, user_id)"
+            " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
+            [(guild_id, kind, user, r.mu, r.sigma) for user, r in rated.items()],
         )
 
     # ------------------------------------------------------------------ games
@@ -457,7 +507,10 @@ class SqliteStorage:
         options: Mapping[str, str],
         seed: int,
         lang: str = "en",
+        clock_hours: float = 0.0,
     ) -> GameRecord:
+        if not 0 <= clock_hours <= MAX_CLOCK_HOURS:
+            raise InvalidRequest(f"clock_hours must be within 0..{MAX_CLOCK_HOURS}")
         if seed not in _INT64:
             raise InvalidRequest("seed must fit in a signed 64-bit integer")
         if not all(isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
@@ -473,8 +526,8 @@ class SqliteStorage:
             now = _now()
             async with conn.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, status, creator_id, options,"
-                " seed, state, version, created_at, updated_at, lang)"
-                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, NULL, 1, ?, ?, ?)",
+                " seed, state, version, created_at, updated_at, lang, clock_hours)"
+                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, NULL, 1, ?, ?, ?, ?)",
                 (
                     kind,
                     guild_id,
@@ -485,6 +538,7 @@ class SqliteStorage:
                     now,
                     now,
                     lang,
+                    clock_hours,
                 ),
             ) as cur:
                 game_id = cur.lastrowid
@@ -624,7 +678,8 @@ class SqliteStorage:
                     f"seat_order must be a permutation of 0..{len(game.seats) - 1}"
                 )
             await self._replace_seats(conn, game_id, [game.seats[i] for i in seat_order])
-            await self._bump(conn, game_id, version, status="active", state=_dump(state))
+            clock = _restarted_clock(game.clock_hours)
+            await self._bump(conn, game_id, version, status="active", state=_dump(state), **clock)
             return await self._load(conn, game_id)
 
     async def cancel_game(self, game_id: int, version: int) -> GameRecord:
@@ -651,10 +706,11 @@ class SqliteStorage:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
             self._check_seat(game, seat)
-            columns: dict[str, Any] = {"state": _dump(state)}
+            columns: dict[str, Any] = {"state": _dump(state), **_restarted_clock(game.clock_hours)}
             if results is not None:
                 self._check_results(game, results)
                 columns["status"] = "finished"
+                columns["clock_due"] = None
             now = await self._bump(conn, game_id, version, ended=results is not None, **columns)
             await conn.execute(
                 "INSERT INTO moves"
@@ -664,7 +720,7 @@ class SqliteStorage:
                 (game_id, seat, notation, now, version + 1, log, int(ends_turn), game_id),
             )
             if results is not None:
-                await self._insert_results(conn, game_id, results)
+                await self._insert_results(conn, game, results)
             return await self._load(conn, game_id)
 
     async def resign_seat(
@@ -696,9 +752,11 @@ class SqliteStorage:
                 "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
             )
             ended = results is not None or cancel
+            if ended:
+                columns["clock_due"] = None
             await self._bump(conn, game_id, version, ended=ended, **columns)
             if results is not None:
-                await self._insert_results(conn, game_id, results)
+                await self._insert_results(conn, game, results)
             return await self._load(conn, game_id)
 
     async def set_seat_resigned(
@@ -720,16 +778,22 @@ class SqliteStorage:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
             self._check_results(game, results)
             await self._bump(
-                conn, game_id, version, state=_dump(state), status="finished", ended=True
+                conn,
+                game_id,
+                version,
+                state=_dump(state),
+                status="finished",
+                ended=True,
+                clock_due=None,
             )
-            await self._insert_results(conn, game_id, results)
+            await self._insert_results(conn, game, results)
             return await self._load(conn, game_id)
 
     async def moves(self, game_id: int, *, since_version: int = 0) -> list[MoveRecord]:
         async with self._read() as conn:
             rows = await self._all(
                 conn,
-                f"SELECT {_MOVE_COLUMNS} FROM moves"
+                f"SELECT {_MOVE_COLUMNS} FROM moves m"
                 " WHERE game_id = ? AND COALESCE(version, 0) >= ? ORDER BY ply",
                 (game_id, since_version + 1 if since_version else 0),
             )
@@ -737,12 +801,19 @@ class SqliteStorage:
 
     async def turn_moves(self, game_id: int) -> list[MoveRecord]:
         async with self._read() as conn:
+            # Rows that count only: an undo and what it took back are not the turn.
+            counting = (
+                "game_id = ? AND undoes IS NULL AND ply NOT IN"
+                " (SELECT ply FROM undone WHERE undone.game_id = moves.game_id)"
+            )
             rows = await self._all(
                 conn,
-                f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? AND ply > COALESCE("
-                " (SELECT MAX(ply) FROM moves WHERE game_id = ? AND ends_turn = 1"
-                "  AND ply < (SELECT MAX(ply) FROM moves WHERE game_id = ?)), 0)"
-                " ORDER BY ply",
+                f"SELECT {_MOVE_COLUMNS} FROM moves m WHERE m.game_id = ? AND m.ply > COALESCE("
+                f" (SELECT MAX(ply) FROM moves WHERE {counting} AND ends_turn = 1"
+                f"  AND ply < (SELECT MAX(ply) FROM moves WHERE {counting})), 0)"
+                " AND m.undoes IS NULL"
+                " AND m.ply NOT IN (SELECT ply FROM undone WHERE undone.game_id = m.game_id)"
+                " ORDER BY m.ply",
                 (game_id, game_id, game_id),
             )
         return [_move(r) for r in rows]
@@ -774,18 +845,10 @@ class SqliteStorage:
         if limit < 1:
             raise InvalidRequest("limit must be positive")
         async with self._read() as conn:
-            rows = await self._all(conn, _LEADERBOARD_SQL, (guild_id, kind, kind, limit))
-        return [
-            LeaderRow(
-                int(r["user_id"]),
-                r["name"],
-                int(r["games"]),
-                int(r["wins"]),
-                float(r["win_rate"]),
-                int(r["points"]),
+            rows = await self._all(
+                conn, _LEADERBOARD_SQL, (guild_id, kind, kind, guild_id, kind, limit)
             )
-            for r in rows
-        ]
+        return [_leader_row(r) for r in rows]
 
     # ------------------------------------------------------------------ meta
 
@@ -802,33 +865,326 @@ class SqliteStorage:
                 (key, value),
             )
 
+    # ------------------------------------------------------------------ clocks
+
+    async def due_clocks(self, now: str, limit: int = 100) -> list[GameRecord]:
+        if limit < 1:
+            raise InvalidRequest("limit must be positive")
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                "SELECT * FROM games WHERE status = 'active' AND clock_due IS NOT NULL"
+                " AND clock_due <= ? ORDER BY clock_due, id LIMIT ?",
+                (_utc_iso(now), limit),
+            )
+            return await self._records(conn, rows)
+
+    async def claim_clock(
+        self,
+        game_id: int,
+        version: int,
+        stage: int,
+        *,
+        new_stage: int,
+        due: str | None,
+        turn_since: str | None = None,
+    ) -> bool:
+        sets = "clock_stage = ?, clock_due = ?"
+        params: list[Any] = [new_stage, None if due is None else _utc_iso(due)]
+        if turn_since is not None:
+            sets += ", turn_since = ?"
+            params.append(_utc_iso(turn_since))
+        async with (
+            self._write() as conn,
+            conn.execute(
+                f"UPDATE games SET {sets} WHERE id = ? AND version = ? AND clock_stage = ?"
+                " AND status = 'active'",
+                (*params, game_id, version, stage),
+            ) as cur,
+        ):
+            return cur.rowcount == 1
+
+    async def set_board_message(self, game_id: int, message_id: int) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
+            )
+
+    # ------------------------------------------------------------------ seats and undo
+
+    async def replace_seat(
+        self, game_id: int, version: int, seat: int, replaced: str | None
+    ) -> GameRecord:
+        if replaced not in (None, "away", "removed"):
+            raise InvalidRequest(f"unknown replacement {replaced!r}")
+        async with self._write() as conn:
+            game = await self._guard(conn, game_id, version, ("active",), NotActive)
+            self._check_seat(game, seat)
+            if game.seats[seat].is_bot:
+                raise InvalidRequest(f"seat {seat} of game {game_id} is a bot")
+            await conn.execute(
+                "UPDATE seats SET replaced = ? WHERE game_id = ? AND seat = ?",
+                (replaced, game_id, seat),
+            )
+            await self._bump(conn, game_id, version, **_restarted_clock(game.clock_hours))
+            return await self._load(conn, game_id)
+
+    async def record_undo(
+        self,
+        game_id: int,
+        version: int,
+        seat: int,
+        first_ply: int,
+        state: dict[str, Any],
+        *,
+        events: Sequence[Mapping[str, Any]] = (),
+    ) -> GameRecord:
+        async with self._write() as conn:
+            game = await self._guard(conn, game_id, version, ("active",), NotActive)
+            self._check_seat(game, seat)
+            async with conn.execute(
+                "INSERT INTO undone (game_id, ply) SELECT game_id, ply FROM moves"
+                " WHERE game_id = ? AND ply >= ? AND undoes IS NULL"
+                " AND ply NOT IN (SELECT ply FROM undone WHERE game_id = ?)",
+                (game_id, first_ply, game_id),
+            ) as cur:
+                if cur.rowcount < 1:
+                    raise InvalidRequest(f"game {game_id} has nothing to undo from ply {first_ply}")
+            clock = _restarted_clock(game.clock_hours)
+            now = await self._bump(conn, game_id, version, state=_dump(state), **clock)
+            await conn.execute(
+                "INSERT INTO moves"
+                " (game_id, ply, seat, notation, created_at, version, events, ends_turn, undoes)"
+                " SELECT ?, MAX(ply) + 1, ?, 'undo', ?, ?, ?, 0, ? FROM moves WHERE game_id = ?",
+                (game_id, seat, now, version + 1, _dump_list(events), first_ply, game_id),
+            )
+            return await self._load(conn, game_id)
+
+    # ------------------------------------------------------------------ votes
+
+    async def cast_vote(
+        self, game_id: int, question: str, user_id: int, choice: str
+    ) -> dict[int, str]:
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO votes (game_id, question, user_id, choice, created_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, question, user_id)"
+                " DO UPDATE SET choice = excluded.choice, created_at = excluded.created_at",
+                (game_id, question, user_id, choice, _now()),
+            )
+            rows = await self._all(
+                conn,
+                "SELECT user_id, choice FROM votes WHERE game_id = ? AND question = ?",
+                (game_id, question),
+            )
+        return {int(r["user_id"]): str(r["choice"]) for r in rows}
+
+    # ------------------------------------------------------------------ players
+
+    async def user_settings(self, user_id: int) -> UserSettings:
+        async with self._read() as conn:
+            row = await self._one(
+                conn,
+                "SELECT lang, dm_turn, dm_reminders FROM user_settings WHERE user_id = ?",
+                (user_id,),
+            )
+        if row is None:
+            return UserSettings()
+        return UserSettings(row["lang"], bool(row["dm_turn"]), bool(row["dm_reminders"]))
+
+    async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO user_settings (user_id, lang, dm_turn, dm_reminders)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang,"
+                " dm_turn = excluded.dm_turn, dm_reminders = excluded.dm_reminders",
+                (user_id, settings.lang, int(settings.dm_turn), int(settings.dm_reminders)),
+            )
+
+    async def vacations(self, guild_id: int, user_ids: Collection[int]) -> list[Vacation]:
+        users = sorted(set(user_ids))
+        if not users:
+            return []
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                "SELECT guild_id, user_id, starts_at, ends_at FROM vacations"
+                f" WHERE guild_id = ? AND user_id IN ({','.join('?' * len(users))})"
+                " ORDER BY starts_at, user_id",
+                (guild_id, *users),
+            )
+        return [
+            Vacation(int(r["guild_id"]), int(r["user_id"]), r["starts_at"], r["ends_at"])
+            for r in rows
+        ]
+
+    async def add_vacation(self, vacation: Vacation) -> None:
+        starts, ends = _utc_iso(vacation.starts_at), _utc_iso(vacation.ends_at)
+        if ends <= starts:
+            raise InvalidRequest("a vacation ends after it starts")
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO vacations (guild_id, user_id, starts_at, ends_at) VALUES (?, ?, ?, ?)",
+                (vacation.guild_id, vacation.user_id, starts, ends),
+            )
+
+    async def end_vacation(self, guild_id: int, user_id: int, now: str) -> bool:
+        moment = _utc_iso(now)
+        async with (
+            self._write() as conn,
+            conn.execute(
+                "UPDATE vacations SET ends_at = ? WHERE guild_id = ? AND user_id = ?"
+                " AND starts_at <= ? AND ends_at > ?",
+                (moment, guild_id, user_id, moment, moment),
+            ) as cur,
+        ):
+            return cur.rowcount > 0
+
+    # ------------------------------------------------------------------ ratings
+
+    async def ratings(self, guild_id: int, kind: str) -> dict[int, tuple[float, float]]:
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                "SELECT user_id, mu, sigma FROM ratings WHERE guild_id = ? AND kind = ?",
+                (guild_id, kind),
+            )
+        return {int(r["user_id"]): (float(r["mu"]), float(r["sigma"])) for r in rows}
+
+    async def all_ratings(self) -> list[RatingRow]:
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                "SELECT guild_id, kind, user_id, mu, sigma FROM ratings"
+                " ORDER BY guild_id, kind, user_id",
+            )
+        return [
+            RatingRow(int(r["guild_id"]), r["kind"], int(r["user_id"]), r["mu"], r["sigma"])
+            for r in rows
+        ]
+
+    async def rebuild_ratings(self) -> int:
+        async with self._write() as conn:
+            await conn.execute("DELETE FROM ratings")
+            rows = await self._all(conn, _RATED_RESULTS_SQL)
+            games: dict[int, tuple[int, str, list[tuple[int, int]]]] = {}
+            for r in rows:  # in the order the games finished
+                game = games.setdefault(int(r["game_id"]), (r["guild_id"], r["kind"], []))
+                game[2].append((int(r["user_id"]), int(r["rank"])))
+            for guild_id, kind, placings in games.values():
+                await self._rate(conn, guild_id, kind, placings)
+        return sum(1 for _, _, placings in games.values() if len(placings) >= 2)
+
+    async def player_games(self, guild_id: int, user_id: int, limit: int = 10) -> list[PlayedGame]:
+        if limit < 1:
+            raise InvalidRequest("limit must be positive")
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                "SELECT g.id, g.kind, g.channel_id, g.finished_at, r.rank, r.score, r.won,"
+                " (SELECT COUNT(*) FROM seats a WHERE a.game_id = g.id) AS players"
+                " FROM games g JOIN seats s ON s.game_id = g.id"
+                " JOIN results r ON r.game_id = s.game_id AND r.seat = s.seat"
+                " WHERE g.guild_id = ? AND g.status = 'finished' AND s.user_id = ?"
+                " AND s.is_bot = 0 ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
+                (guild_id, user_id, limit),
+            )
+        return [
+            PlayedGame(
+                int(r["id"]),
+                r["kind"],
+                int(r["channel_id"]),
+                r["finished_at"],
+                int(r["rank"]),
+                int(r["score"]),
+                int(r["players"]),
+                bool(r["won"]),
+            )
+            for r in rows
+        ]
+
+    async def player_records(self, guild_id: int, user_id: int) -> list[tuple[str, LeaderRow]]:
+        async with self._read() as conn:
+            rows = await self._all(conn, _PLAYER_RECORDS_SQL, (guild_id, user_id, guild_id))
+        return [(r["kind"], _leader_row(r)) for r in rows]
+
 
 # Humans only (bots have is_bot = 1); the name shown is the one from the
-# player's latest finished game, since display names change.
-_LEADERBOARD_SQL = """
+# player's latest finished game, since display names change. With a game
+# kind, players are ranked by their rating's ordinal (mu - 3 sigma, the
+# openskill ordinal), those never rated (only bot opponents) after.
+_PLAYED_CTE = """
 WITH played AS (
-    SELECT s.user_id, s.display_name, r.won, r.score, g.finished_at, g.id AS game_id
+    SELECT s.user_id, s.display_name, r.won, r.score, r.rank, g.finished_at,
+           g.id AS game_id, g.kind
     FROM games g
     JOIN results r ON r.game_id = g.id
     JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
-    WHERE g.guild_id = ? AND g.status = 'finished' AND (? IS NULL OR g.kind = ?)
+    WHERE g.guild_id = ? AND g.status = 'finished' AND {where}
       AND s.is_bot = 0 AND s.user_id IS NOT NULL
 ),
 latest AS (
     SELECT user_id, display_name,
            ROW_NUMBER() OVER (PARTITION BY user_id ORDER BY finished_at DESC, game_id DESC) AS n
     FROM played
-),
+)
+"""
+
+_LEADERBOARD_SQL = (
+    _PLAYED_CTE.format(where="(? IS NULL OR g.kind = ?)")
+    + """,
 totals AS (
     SELECT user_id, COUNT(*) AS games, SUM(won) AS wins, SUM(score) AS points,
-           CAST(SUM(won) AS REAL) / COUNT(*) AS win_rate
+           CAST(SUM(won) AS REAL) / COUNT(*) AS win_rate, AVG(rank) AS placement
     FROM played GROUP BY user_id
 )
-SELECT t.user_id, l.display_name AS name, t.games, t.wins, t.win_rate, t.points
+SELECT t.user_id, l.display_name AS name, t.games, t.wins, t.win_rate, t.points, t.placement,
+       rt.mu, rt.sigma
 FROM totals t JOIN latest l ON l.user_id = t.user_id AND l.n = 1
-ORDER BY t.wins DESC, t.win_rate DESC, t.games DESC, t.points DESC, t.user_id
+LEFT JOIN ratings rt ON rt.guild_id = ? AND rt.kind = ? AND rt.user_id = t.user_id
+ORDER BY (rt.mu IS NULL), rt.mu - 3 * rt.sigma DESC,
+         t.wins DESC, t.win_rate DESC, t.games DESC, t.points DESC, t.user_id
 LIMIT ?
 """
+)
+
+# One player's totals per game kind (user_id filters played).
+_PLAYER_RECORDS_SQL = (
+    _PLAYED_CTE.format(where="s.user_id = ?")
+    + """
+SELECT p.kind, p.user_id, l.display_name AS name, COUNT(*) AS games, SUM(p.won) AS wins,
+       CAST(SUM(p.won) AS REAL) / COUNT(*) AS win_rate, SUM(p.score) AS points,
+       AVG(p.rank) AS placement, rt.mu, rt.sigma
+FROM played p JOIN latest l ON l.user_id = p.user_id AND l.n = 1
+LEFT JOIN ratings rt ON rt.guild_id = ? AND rt.kind = p.kind AND rt.user_id = p.user_id
+GROUP BY p.kind
+ORDER BY games DESC, p.kind
+"""
+)
+
+# Every finished game's human placings, oldest game first: what ratings fold over.
+_RATED_RESULTS_SQL = """
+SELECT g.id AS game_id, g.guild_id, g.kind, s.user_id, r.rank
+FROM games g
+JOIN results r ON r.game_id = g.id
+JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
+WHERE g.status = 'finished' AND s.is_bot = 0 AND s.user_id IS NOT NULL
+ORDER BY g.finished_at, g.id, r.seat
+"""
+
+
+def _leader_row(r: sqlite3.Row) -> LeaderRow:
+    return LeaderRow(
+        int(r["user_id"]),
+        r["name"],
+        int(r["games"]),
+        int(r["wins"]),
+        float(r["win_rate"]),
+        int(r["points"]),
+        float(r["placement"]),
+        None if r["mu"] is None else float(r["mu"]),
+        None if r["sigma"] is None else float(r["sigma"]),
+    )
 
 
 def _statuses(statuses: Collection[str]) -> list[str]:
@@ -851,7 +1207,10 @@ def _utc_iso(moment: str) -> str:
     return parsed.astimezone(UTC).isoformat(timespec="microseconds")
 
 
-_MOVE_COLUMNS = "ply, seat, notation, created_at, version, events, ends_turn"
+_MOVE_COLUMNS = (
+    "ply, seat, notation, created_at, version, events, ends_turn, undoes,"
+    " EXISTS (SELECT 1 FROM undone u WHERE u.game_id = m.game_id AND u.ply = m.ply) AS undone"
+)
 
 
 def _move(r: sqlite3.Row) -> MoveRecord:
@@ -863,6 +1222,8 @@ def _move(r: sqlite3.Row) -> MoveRecord:
         None if r["version"] is None else int(r["version"]),
         tuple(json.loads(r["events"])),
         bool(r["ends_turn"]),
+        None if r["undoes"] is None else int(r["undoes"]),
+        bool(r["undone"]),
     )
 
 
@@ -887,4 +1248,9 @@ def _game(row: sqlite3.Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
         seats=seats,
         finished_at=row["finished_at"],
         lang=row["lang"],
+        clock_hours=float(row["clock_hours"]),
+        turn_since=row["turn_since"],
+        clock_stage=int(row["clock_stage"]),
+        clock_due=row["clock_due"],
+        board_message_id=row["board_message_id"],
     )

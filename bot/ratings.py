@@ -1,0 +1,98 @@
+"""Player ratings per server and per game, computed with openskill (pure).
+
+No I/O, no Discord, no database: the caller keeps the finished games and the
+ratings; this module only turns one game's result into new ratings
+(:func:`rate_game`) or replays a whole history (:func:`rebuild`).
+
+The model is openskill's Plackett-Luce with its default settings
+(``mu`` 25, ``sigma`` 25/3, ``beta`` 25/6, ``tau`` 25/300): every seat is a
+team of one, ranks are "1 is best", equal ranks are ties.
+
+Choices made here:
+
+- Only the *order* of the ranks counts. They are made dense (1..k) before
+  they reach openskill, which only ever compares them with each other, so
+  ``(2, 4)`` rates exactly as ``(1, 2)`` and ``(1, 3, 3)`` as ``(1, 2, 2)``.
+- The seats are handed to openskill sorted by rank, then by player id, so the
+  order of the placings given never changes the result, not even in the last
+  bit of a float.
+- A game of fewer than two players rates nobody (``{}``). A game where every
+  player shares one rank is a draw: it is rated (openskill supports it; the
+  sigmas shrink and unequal players move towards each other).
+- The same player twice in one game is a caller's bug: :class:`ValueError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+_MODEL = PlackettLuce()
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's skill estimate: mean ``mu`` and uncertainty ``sigma``."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative value to show and sort by (openskill's ordinal,
+        ``mu - 3 * sigma`` with the defaults): low while a player is new."""
+        return float(self._to_openskill().ordinal())
+
+    def _to_openskill(self) -> PlackettLuceRating:
+        return _MODEL.rating(mu=self.mu, sigma=self.sigma)
+
+    @staticmethod
+    def _from_openskill(rating: PlackettLuceRating) -> Rating:
+        return Rating(mu=float(rating.mu), sigma=float(rating.sigma))
+
+
+DEFAULT: Rating = Rating._from_openskill(_MODEL.rating())
+
+
+def _dense(ranks: Sequence[int]) -> list[float]:
+    """``(2, 4, 4, 9)`` -> ``[1.0, 2.0, 2.0, 3.0]``: same order, same ties."""
+    position = {rank: index for index, rank in enumerate(sorted(set(ranks)), start=1)}
+    return [float(position[rank]) for rank in ranks]
+
+
+def rate_game(
+    previous: Mapping[int, Rating], placings: Sequence[tuple[int, int]]
+) -> dict[int, Rating]:
+    """One finished game. ``placings`` are (player_id, rank) of the HUMAN seats
+    that count (1 is best; equal ranks are ties; only the order of the ranks
+    matters). Players missing from ``previous`` start at :data:`DEFAULT`.
+
+    Returns the new rating of every player in ``placings``; ``{}`` for a game
+    of fewer than two players (nothing changes). A game where all players tie
+    is rated as a draw. Duplicate player ids raise :class:`ValueError`.
+    """
+    ids = [player for player, _ in placings]
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"a player appears twice in one game: {sorted(ids)}")
+    if len(placings) < 2:
+        return {}
+    ordered = sorted(placings, key=lambda placing: (placing[1], placing[0]))
+    teams = [[previous.get(player, DEFAULT)._to_openskill()] for player, _ in ordered]
+    ranks = _dense([rank for _, rank in ordered])
+    rated = _MODEL.rate(teams, ranks=ranks)
+    return {
+        player: Rating._from_openskill(team[0])
+        for (player, _), team in zip(ordered, rated, strict=True)
+    }
+
+
+def rebuild(games: Iterable[Sequence[tuple[int, int]]]) -> dict[int, Rating]:
+    """Fold :func:`rate_game` over finished games in the order given (oldest
+    first), starting from nobody rated; the result equals applying
+    :func:`rate_game` game after game."""
+    ratings: dict[int, Rating] = {}
+    for placings in games:
+        ratings.update(rate_game(ratings, placings))
+    return ratings

@@ -1,0 +1,183 @@
+"""/game undo: take back one's last command, freely or by the others' consent.
+
+What may be taken back is judged from the engine alone (:mod:`bot.undo`); this
+module finds the rows, rebuilds the earlier state from the move log
+(:mod:`bot.replay`), runs the consent vote and records the undo in the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from bot.errors import UserError
+from bot.replay import Row, replay
+from bot.session import Session
+from bot.storage import MoveRecord
+from bot.undo import Judgement, judge
+from games.core import Seat
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+NO_CLOCK_VOTE_HOURS = 24.0  # how long the others have to agree when the game has no clock
+
+
+@dataclass(frozen=True)
+class UndoPlan:
+    """What ``/game undo`` would take back, and the verdict."""
+
+    session: Session
+    seat: Seat
+    rows: tuple[MoveRecord, ...]  # the caller's last command, then AI rows after it
+    before: Any  # the state before them
+    judgement: Judgement
+
+    @property
+    def command(self) -> str:
+        return self.rows[0].notation
+
+
+@dataclass(frozen=True)
+class UndoOutcome:
+    """After a request or a vote: ``after`` when applied, else who must agree."""
+
+    plan: UndoPlan
+    after: Session | None
+    asked: tuple[int, ...] = ()  # the users asked to agree
+    agreed: tuple[int, ...] = ()
+    refused_by: int | None = None
+    asked_at: int = 0  # when the vote opened (whole seconds): names the question
+
+
+def vote_hours(session: Session) -> float:
+    """The others must agree within the game's clock (a day without a clock)."""
+    hours = session.record.clock_hours
+    return hours if hours > 0 else NO_CLOCK_VOTE_HOURS
+
+
+class Undoing:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    async def plan(self, session: Session, user_id: int) -> UndoPlan:
+        """The caller's last command and its verdict; refusals raise UserError."""
+        if session.broken:
+            raise UserError("game.broken", id=session.id)
+        if session.record.status != "active":
+            raise UserError("undo.not_running")
+        seat = session.seat_of(user_id)
+        if seat is None:
+            raise UserError("game.not_a_player")
+        if session.ai_plays(seat):
+            raise UserError("game.you_resigned")
+        counting = [m for m in await self.service.storage.moves(session.id) if m.counts]
+        mine = [i for i, m in enumerate(counting) if m.seat == seat]
+        if not mine:
+            raise UserError("undo.nothing")
+        first = mine[-1]
+        rows = tuple(counting[first:])
+        record = session.record
+        engine = session.engine
+        ai_seats = {s.seat for s in record.seats if s.ai_played}
+
+        def work() -> tuple[Any, Judgement]:
+            # CPU-bound (a replay from the seed): off the event loop.
+            earlier = [Row(m.seat, m.notation) for m in counting[:first]]
+            states = replay(engine, len(record.seats), record.seed, record.options, earlier)
+            before = states[-1]
+            verdict = judge(
+                engine,
+                before,
+                [Row(m.seat, m.notation) for m in rows],
+                seat,
+                ai_seats=ai_seats,
+                ends_turn=[m.ends_turn for m in rows],
+                players=len(record.seats),
+                seed=record.seed ^ record.version,
+            )
+            return before, verdict
+
+        before, verdict = await asyncio.to_thread(work)
+        if verdict.verdict == "refuse":
+            raise UserError(verdict.reason, command=rows[0].notation)
+        return UndoPlan(session, seat, rows, before, verdict)
+
+    async def apply(self, plan: UndoPlan) -> Session:
+        session = plan.session
+        state = session.engine.dump(plan.before)
+        record = await self.service.guard(
+            self.service.storage.record_undo(
+                session.id, session.record.version, plan.seat, plan.rows[0].ply, state
+            )
+        )
+        return self.service.session_of(record)
+
+    def voters(self, plan: UndoPlan) -> tuple[int, ...]:
+        """Every other human still in play."""
+        return tuple(
+            s.user_id
+            for s in plan.session.record.seats
+            if s.user_id is not None and not s.ai_played and s.seat != plan.seat
+        )
+
+    async def request(self, channel_id: int, user_id: int, now: datetime) -> UndoOutcome:
+        """Undo at once when free (or nobody else to ask); else open the vote,
+        the caller's own agreement counted."""
+        session = await self.service.require_session(channel_id)
+        plan = await self.plan(session, user_id)
+        others = self.voters(plan)
+        if plan.judgement.verdict == "free" or not others:
+            return UndoOutcome(plan, await self.apply(plan))
+        asked_at = int(now.timestamp())
+        await self.service.storage.cast_vote(
+            session.id, self.question(plan, asked_at), user_id, "yes"
+        )
+        return UndoOutcome(plan, None, asked=others, asked_at=asked_at)
+
+    @staticmethod
+    def question(plan: UndoPlan, asked_at: int) -> str:
+        return f"undo:{plan.session.record.version}:{plan.seat}:{asked_at}"
+
+    async def vote(
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        version: int,
+        seat: Seat,
+        asked_at: int,
+        agree: bool,
+        now: datetime,
+    ) -> UndoOutcome:
+        """Another player answers ``seat``'s request; all must agree within the clock."""
+        session = await self.service.get(game_id)
+        if session is None or session.record.status != "active":
+            raise UserError("button.old_game")
+        if session.record.version != version or not 0 <= seat < len(session.record.seats):
+            raise UserError("undo.vote_over")
+        asked = datetime.fromtimestamp(asked_at, now.tzinfo)
+        if now - asked > timedelta(hours=vote_hours(session)):
+            raise UserError("undo.vote_expired")
+        requester = session.seat(seat).user_id
+        if requester is None:
+            raise UserError("undo.vote_over")
+        plan = await self.plan(session, requester)
+        others = self.voters(plan)
+        if user_id not in others:
+            raise UserError("undo.not_a_voter")
+        question = self.question(plan, asked_at)
+        votes = await self.service.storage.cast_vote(
+            game_id, question, user_id, "yes" if agree else "no"
+        )
+        if not agree:
+            return UndoOutcome(plan, None, others, refused_by=user_id, asked_at=asked_at)
+        agreed = tuple(u for u in others if votes.get(u) == "yes")
+        if len(agreed) < len(others):
+            return UndoOutcome(plan, None, others, agreed, asked_at=asked_at)
+        try:
+            return UndoOutcome(plan, await self.apply(plan), others, agreed, asked_at=asked_at)
+        except UserError as exc:
+            raise UserError("undo.vote_over") from exc

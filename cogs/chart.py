@@ -1,0 +1,73 @@
+"""The score-over-time chart posted beside a finished game's final breakdown."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+
+import discord
+
+from bot import i18n
+from bot.replay import Row
+from bot.service import GameService
+from bot.session import Session
+from bot.timeline import MAX_POINTS, score_series, turn_ends
+from cogs.replies import EMBED_COLOUR
+from render.chart import score_chart
+
+log = logging.getLogger(__name__)
+
+FILENAME = "scores.png"
+
+
+async def final_chart(
+    service: GameService, session: Session, lang: str
+) -> tuple[discord.Embed, discord.File] | None:
+    """The chart of a finished game (None if the game gives no scores over time).
+
+    Only a game that ended with an outcome has one (not a game ended by
+    resignations). The log is replayed and the chart drawn off the event
+    loop; any failure is logged and gives None, never breaking the final post.
+    """
+    try:
+        return await _chart(service, session, lang)
+    except Exception:
+        log.exception("The score chart of game %s failed; posted without it", session.id)
+        return None
+
+
+async def _chart(
+    service: GameService, session: Session, lang: str
+) -> tuple[discord.Embed, discord.File] | None:
+    if session.broken or session.record.status != "finished" or session.outcome is None:
+        return None
+    record = session.record
+    counting = [m for m in await service.storage.moves(session.id) if m.counts]
+    rows = [Row(m.seat, m.notation) for m in counting]
+    ends = [m.ends_turn for m in counting]
+    series = await asyncio.to_thread(
+        score_series, session.engine, len(record.seats), record.seed, record.options, rows, ends
+    )
+    if series is None:
+        return None
+    winners = tuple(s.seat for s in session.standings() if s.won)
+    language = i18n.language(lang)
+    # The x axis counts points in time: the start, then each turn's end.
+    turns = len(turn_ends(len(rows), ends)) - 1
+    if turns + 1 > MAX_POINTS:
+        x_label = i18n.t(language, "chart.x_label_sampled", count=turns)
+    else:
+        x_label = i18n.t(language, "chart.x_label")
+    png = await asyncio.to_thread(
+        score_chart,
+        series,
+        session.names,
+        language,
+        title=i18n.t(language, f"{session.key}.title"),
+        x_label=x_label,
+        winners=winners,
+    )
+    embed = discord.Embed(title=i18n.t(language, "chart.title"), colour=EMBED_COLOUR)
+    embed.set_image(url=f"attachment://{FILENAME}")
+    return embed, discord.File(io.BytesIO(png), filename=FILENAME)
