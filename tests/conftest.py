@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.service import GameService
 from bot.storage import Storage, open_storage
+from tests.contract import all_specs
 
 
 @pytest.fixture
@@ -27,3 +29,9 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
     store = await open_storage(f"sqlite:///{tmp_path / 'games.db'}")
     yield store
     await store.close()
+
+
+@pytest.fixture
+def service(storage: Storage) -> GameService:
+    """The game service on that file, hosting every game (the test game too)."""
+    return GameService(storage, all_specs())

@@ -40,11 +40,6 @@ async def storage(db_url: str) -> AsyncIterator[Storage]:
 
 
 @pytest.fixture
-def service(storage: Storage) -> GameService:
-    return GameService(storage, all_specs())
-
-
-@pytest.fixture
 async def other(db_url: str, storage: Storage) -> AsyncIterator[GameService]:
     """A second service on its own connections to the same database file (a
     second bot process)."""

@@ -15,7 +15,7 @@ from PIL import Image
 
 from bot.service import GameService
 from bot.session import Session
-from bot.storage import GameRecord, MoveRecord, SeatRecord, Storage
+from bot.storage import GameRecord, MoveRecord, SeatRecord
 from cogs import boards
 from cogs.desert import DesertRenderer
 from cogs.help import rules_page
@@ -263,11 +263,6 @@ def test_frames_are_the_start_and_each_turns_end() -> None:
     counted = replay_rows(log)
     assert [r.notation for r in counted] == ["a", "c"]
     assert frame_indices(counted) == [0, 1, 2]
-
-
-@pytest.fixture
-def service(storage: Storage) -> GameService:
-    return GameService(storage, all_specs())
 
 
 async def finished_desert_game(service: GameService) -> Session:

@@ -17,15 +17,9 @@ from cogs.replies import turn_lines
 from games.core import Event, InvalidMove, InvalidOption, MoveError, Outcome, bot_move
 from games.desert import GAME
 from games.desert.ai import choose_move
-from tests.contract import all_specs
 
 GUILD, CHANNEL = 100, 200
 ALICE, BOB, CAROL = 1, 2, 3
-
-
-@pytest.fixture
-def service(storage: Storage) -> GameService:
-    return GameService(storage, all_specs())
 
 
 async def lobby(

@@ -20,7 +20,6 @@ from bot import registry
 from bot.replay import ReplayError, Row, replay
 from bot.service import GameService
 from bot.session import Session
-from bot.storage import Storage
 from bot.timeline import MAX_POINTS, sample_evenly, score_series, turn_ends
 from cogs.chart import final_chart
 from games.core import bot_move, derive_seed
@@ -158,11 +157,6 @@ def test_a_log_that_does_not_replay_is_an_error() -> None:
 
 
 # --------------------------------------------------------------------------- the chart
-
-
-@pytest.fixture
-def service(storage: Storage) -> GameService:
-    return GameService(storage, all_specs())
 
 
 async def started(service: GameService, *joiners: int, bots: int = 0) -> Session:

@@ -21,15 +21,9 @@ from bot.session import Session
 from bot.storage import Storage
 from games.core import Step
 from games.desert import GAME
-from tests.contract import all_specs
 
 GUILD, CHANNEL = 100, 200
 ALICE, BOB, CAROL = 1, 2, 3
-
-
-@pytest.fixture
-def service(storage: Storage) -> GameService:
-    return GameService(storage, all_specs())
 
 
 async def started(service: GameService, *joiners: int, bots: int = 0) -> Session:
