@@ -3,7 +3,8 @@
 For every registered game: legal-move generation, board rendering (median
 and PNG size) and whole bot-vs-bot games; for the platform: a move through
 the service (parse + apply + SQLite save) and the autocomplete path as the
-cog runs it (load session + complete). Real components only. Figures are
+cog runs it (load session + complete); for async play (benchmarks/async_play.py):
+judging an undo, a replay GIF, and turn clocks over many games. Real components only. Figures are
 machine-dependent; the file records the machine.
 """
 
@@ -17,11 +18,11 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks.async_play import async_play_figures
+from benchmarks.common import Figure, percentile, timed
 from bot import registry
 from bot.service import GameService
 from bot.session import Session
@@ -32,29 +33,6 @@ from games.core import GameSpec, bot_move
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Alice", "Bob", "Chloé", "Driss", "Émile"]
-
-
-@dataclass
-class Figure:
-    name: str
-    value: str
-    target: str
-    ok: bool
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
-
-
-def timed(fn: Callable[[], Any], repeat: int) -> list[float]:
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - start) * 1000)
-    return samples
 
 
 def states_of_a_game(spec: GameSpec, players: int, seed: int) -> list[Any]:
@@ -259,6 +237,7 @@ def main() -> None:
         figures += bench_render(spec, max(5, int(50 * scale)))
         figures += bench_playouts(spec, max(2, int(10 * scale)))
         figures += asyncio.run(bench_service(spec, max(50, int(400 * scale))))
+    figures += async_play_figures(specs, scale)
     for figure in figures:
         print(f"{figure.name:55} {figure.value:>18}  target {figure.target}")
     write_report(figures, args.out)
