@@ -91,8 +91,7 @@ def _twins(
 
 
 def twin_seed(seed: int, viewer: Seat | None, number: int) -> int:
-    """The seed of ``viewer``'s twin ``number``: distinct for every viewer and
-    number (``derive_seed`` mixes only its result, so nest it)."""
+    """The seed of ``viewer``'s twin ``number``: distinct for every viewer and number."""
     return derive_seed(derive_seed(seed, 0 if viewer is None else viewer + 1), number)
 
 

@@ -296,11 +296,15 @@ class Rng:
 
 
 def derive_seed(*parts: int) -> int:
-    """A 64-bit seed mixed from several integers (e.g. game id and ply)."""
-    rng = Rng(0)
+    """A 64-bit seed mixed from several integers (e.g. game id and ply).
+
+    Each part is folded into the previous *mixed* value, so nearby tuples
+    ((7, 1, 0) and (7, 0, 1)) give unrelated seeds; chaining the raw
+    generator state instead only mixed at the end and made small tuples collide.
+    """
     value = 0
     for part in parts:
-        value, rng = Rng((rng.state ^ part) & _MASK64).next_u64()
+        value, _ = Rng((value ^ part) & _MASK64).next_u64()
     return value
 
 

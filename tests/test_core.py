@@ -18,6 +18,7 @@ from games.core import (
     Term,
     bot_move,
     complete,
+    derive_seed,
     resolve_options,
 )
 from games.desert import GAME
@@ -159,3 +160,15 @@ def test_complete_offers_the_second_camel_after_a_whole_first_one() -> None:
 def test_complete_is_empty_for_a_seat_that_must_not_act() -> None:
     state, seat = camel_phase_state()
     assert complete(GAME, state, 1 - seat, "") == []
+
+
+def test_derived_seeds_of_nearby_tuples_do_not_collide() -> None:
+    """Bots' random streams come from (game, version, seat): each must differ."""
+    seeds = {
+        derive_seed(game, version, seat)
+        for game in (1, 2)
+        for version in range(500)
+        for seat in range(5)
+    }
+    assert len(seeds) == 2 * 500 * 5
+    assert derive_seed(7, 1, 0) != derive_seed(7, 0, 1)
