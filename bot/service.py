@@ -534,7 +534,7 @@ class GameService:
             step = engine.play(session.state, seat, move)
             notation = engine.format_move(move)
             try:
-                session = await self._record(session, seat, notation, step)
+                session = await self._record(session, seat, notation, step, by_ai=True)
             except StaleVersion:
                 break  # another handler is running the AI of this game
             if turns and turns[-1].seat == seat:
@@ -545,7 +545,7 @@ class GameService:
         return session, turns
 
     async def _record(
-        self, session: Session, seat: Seat, notation: str, step: Step[Any]
+        self, session: Session, seat: Seat, notation: str, step: Step[Any], *, by_ai: bool = False
     ) -> Session:
         """Save one command (raises StaleVersion if the game moved on)."""
         engine = session.engine
@@ -561,6 +561,7 @@ class GameService:
             events=[e.to_json() for e in step.events],
             ends_turn=ends_turn,
             results=results,
+            by_ai=by_ai,
         )
         return Session(record, session.spec, step.state)
 

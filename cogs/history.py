@@ -100,6 +100,8 @@ def history_lines(
     lines = []
     for row in moves:
         name = seat_name(seats, row.seat)
+        if row.by_ai and BOT_MARK not in name:  # the AI played a human's seat
+            name = f"{BOT_MARK} {name}"
         if row.undoes is not None:
             plies = undos.get(row.ply) or [row.undoes]
             body = i18n.t(

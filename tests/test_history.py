@@ -115,6 +115,41 @@ def test_history_lines_in_french() -> None:
     assert lines[8] == f"9. ↩ **Alice** a repris le coup 8 — <t:{T0 + 9}:R>"
 
 
+def test_moves_the_ai_made_in_a_humans_seat_are_marked() -> None:
+    """After Alice resigned (or was replaced), the AI decides for her seat."""
+    ai_row = MoveRecord(10, 0, "white H8", at(10), 10, (), by_ai=True)
+    (line,) = history_lines(SEATS, (ai_row,), "en-US")
+    assert line == f"10. **🤖 Alice** — white H8 — <t:{T0 + 10}:R>"
+
+
+async def test_the_log_records_which_rows_the_ai_decided(service: GameService) -> None:
+    await service.create(
+        kind_key="desert", guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="Alice"
+    )
+    for user in (2, 3):
+        await service.join(CHANNEL, user, f"user{user}")
+    session = (await service.start(CHANNEL, ALICE, first=0)).after
+    engine, bot = session.engine, session.spec.bot
+
+    async def human_turn(session: Session) -> Session:
+        seat = session.awaited[0]
+        user = session.seat(seat).user_id
+        assert user is not None
+        move = bot_move(engine, bot, session.state, seat, session.record.version)
+        report = await service.play(CHANNEL, user, engine.format_move(move))
+        return (await service.advance(report.after)).after
+
+    session = await human_turn(session)  # Alice decides her first move herself
+    report = await service.resign(CHANNEL, ALICE)  # then the AI plays her seat
+    session = report.after
+    for _ in range(12):  # the others play until her seat's turn comes round
+        session = await human_turn(session)
+    rows = await service.storage.moves(session.id)
+    alices = [r for r in rows if r.seat == 0]
+    assert not alices[0].by_ai and all(r.by_ai for r in alices[1:]) and len(alices) > 1
+    assert not any(r.by_ai for r in rows if r.seat != 0)
+
+
 def test_a_players_notation_cannot_format_or_ping() -> None:
     rows = [move(1, 0, "offer 3 **gold** @everyone " + "x" * 200)]
     [line] = history_lines(SEATS, rows, "en")

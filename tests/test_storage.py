@@ -121,7 +121,7 @@ async def test_migrations_idempotent(db_path: Path) -> None:
     with closing(sqlite3.connect(db_path)) as raw:
         first = raw.execute("SELECT * FROM schema_migrations").fetchall()
         schema = raw.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
-    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1, 2, 3, 4, 5]
+    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1, 2, 3, 4, 5, 6]
     async with SqliteStorage(db_path):  # reopen: nothing to do
         pass
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:

@@ -93,6 +93,7 @@ class MoveRecord:
     ends_turn: bool = True  # False while the seat still acts after it (a turn's first camel)
     undoes: int | None = None  # an undo row: the ply of the first row it took back
     undone: bool = False  # this row was taken back by a later undo
+    by_ai: bool = False  # the AI decided it (a bot, or a human's seat the AI plays)
 
     @property
     def counts(self) -> bool:
@@ -372,6 +373,7 @@ class Storage(Protocol):
         events: Sequence[Mapping[str, Any]] = (),
         ends_turn: bool = True,
         results: Sequence[ResultRow] | None = None,
+        by_ai: bool = False,
     ) -> GameRecord:
         """One transaction: new state, version+1, next move-log row (with its
         events); with ``results`` the game also finishes (see :meth:`finish_game`)."""

@@ -701,6 +701,7 @@ class SqliteStorage:
         events: Sequence[Mapping[str, Any]] = (),
         ends_turn: bool = True,
         results: Sequence[ResultRow] | None = None,
+        by_ai: bool = False,
     ) -> GameRecord:
         log = _dump_list(events)
         async with self._write() as conn:
@@ -714,10 +715,20 @@ class SqliteStorage:
             now = await self._bump(conn, game_id, version, ended=results is not None, **columns)
             await conn.execute(
                 "INSERT INTO moves"
-                " (game_id, ply, seat, notation, created_at, version, events, ends_turn)"
-                " SELECT ?, COALESCE(MAX(ply), 0) + 1, ?, ?, ?, ?, ?, ? FROM moves"
+                " (game_id, ply, seat, notation, created_at, version, events, ends_turn, by_ai)"
+                " SELECT ?, COALESCE(MAX(ply), 0) + 1, ?, ?, ?, ?, ?, ?, ? FROM moves"
                 " WHERE game_id = ?",
-                (game_id, seat, notation, now, version + 1, log, int(ends_turn), game_id),
+                (
+                    game_id,
+                    seat,
+                    notation,
+                    now,
+                    version + 1,
+                    log,
+                    int(ends_turn),
+                    int(by_ai),
+                    game_id,
+                ),
             )
             if results is not None:
                 await self._insert_results(conn, game, results)
@@ -1208,7 +1219,7 @@ def _utc_iso(moment: str) -> str:
 
 
 _MOVE_COLUMNS = (
-    "ply, seat, notation, created_at, version, events, ends_turn, undoes,"
+    "ply, seat, notation, created_at, version, events, ends_turn, undoes, by_ai,"
     " EXISTS (SELECT 1 FROM undone u WHERE u.game_id = m.game_id AND u.ply = m.ply) AS undone"
 )
 
@@ -1224,6 +1235,7 @@ def _move(r: sqlite3.Row) -> MoveRecord:
         bool(r["ends_turn"]),
         None if r["undoes"] is None else int(r["undoes"]),
         bool(r["undone"]),
+        bool(r["by_ai"]),
     )
 
 
