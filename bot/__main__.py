@@ -55,7 +55,14 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from bot.config import Config, ConfigError, check_database, load_config, load_database_url
-from bot.storage import DatabaseCorrupt, StorageBusy, StorageError, check_integrity, sqlite_path
+from bot.storage import (
+    DatabaseCorrupt,
+    StorageBusy,
+    StorageError,
+    check_integrity,
+    database_kind,
+    sqlite_path,
+)
 from bot.storage.sqlite import MEMORY
 
 if TYPE_CHECKING:
@@ -91,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         sys.exit(2)
     try:
         # Before Discord hears of us: a damaged database is worth one clear line.
-        check_integrity(database)
+        if database_kind(config.database_url) == "sqlite":
+            check_integrity(database)
     except StorageError as exc:
         print(exc, file=sys.stderr)
         sys.exit(1 if isinstance(exc, StorageBusy) else 2)
@@ -160,6 +168,9 @@ async def run(config: Config, database: str) -> int:
     if isinstance(error, DatabaseCorrupt):  # damaged since the check in main()
         print(error, file=sys.stderr)
         return 2
+    if isinstance(error, StorageError):  # e.g. the PostgreSQL server cannot be reached
+        print(error, file=sys.stderr)
+        return 1
     where = discord.http.Route.BASE
     if isinstance(error, discord.DiscordServerError):
         print(
@@ -285,13 +296,17 @@ def ratings_command(args: list[str]) -> int:
         print(f"ratings needs one word, rebuild; {USAGE}", file=sys.stderr)
         return 2
     try:
-        path = sqlite_path(load_database_url())
+        url = load_database_url()
+        postgres = database_kind(url) == "postgresql"
+        path = "" if postgres else sqlite_path(url)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
     except ValueError as exc:  # sqlite_path: already refused by load_database_url
         print(f"DATABASE_URL: {exc}", file=sys.stderr)
         return 2
+    if postgres:
+        return finish_rebuild(url)
     if path == MEMORY:
         print(
             "DATABASE_URL keeps games in memory (sqlite://): there are no ratings to rebuild",
@@ -305,11 +320,16 @@ def ratings_command(args: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
+    return finish_rebuild(f"sqlite:///{database}")
+
+
+def finish_rebuild(url: str) -> int:
+    """Run the rebuild on the database ``url`` names and say how it went."""
     # Ctrl-C or SIGTERM stops the rebuild; its transaction is rolled back.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
-        games, players = asyncio.run(rebuild_ratings(database))
+        games, players = asyncio.run(rebuild_ratings(url))
     except StorageError as exc:
         print(exc, file=sys.stderr)
         return 1 if isinstance(exc, StorageBusy) else 2
@@ -323,13 +343,16 @@ def ratings_command(args: list[str]) -> int:
     return 0
 
 
-async def rebuild_ratings(database: str) -> tuple[int, int]:
+async def rebuild_ratings(url: str) -> tuple[int, int]:
     """Rebuild every rating; (games rated, distinct players rated)."""
-    from bot.storage import SqliteStorage
+    from bot.storage import open_storage
 
-    async with SqliteStorage(database) as storage:
+    storage = await open_storage(url)
+    try:
         games = await storage.rebuild_ratings()
         players = len({row.user_id for row in await storage.all_ratings()})
+    finally:
+        await storage.close()
     return games, players
 
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.storage import DEFAULT_DATABASE_URL, check_database_url, sqlite_path
+from bot.storage import DEFAULT_DATABASE_URL, check_database_url, database_kind
 
 # The folder of the ``bot`` package; its parent is the project (README.md, .env).
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -153,14 +153,15 @@ def read_settings(
 def _database_url(env: Mapping[str, str]) -> str:
     database_url = env.get("DATABASE_URL", DEFAULT_DATABASE_URL).strip()
     try:
-        sqlite_path(database_url)
+        database_kind(database_url)  # SQLite (the default) or PostgreSQL
     except ValueError as exc:
         raise ConfigError(f"DATABASE_URL: {exc}") from exc
     return database_url
 
 
 def check_database(config: Config) -> str:
-    """The SQLite file (or ``:memory:``) of ``config``, once sure the bot can create and write it.
+    """The SQLite file (or ``:memory:``) of ``config``, once sure the bot can create and write it;
+    for PostgreSQL, its URL with the password hidden (the server is reached at start).
 
     Touches the disk but leaves nothing behind; raises ConfigError naming the file.
     """

@@ -11,6 +11,7 @@ import pytest
 from bot.service import GameService
 from bot.storage import Storage, open_storage
 from tests.contract import all_specs
+from tests.pg import PgServer, running_server
 
 
 @pytest.fixture
@@ -35,3 +36,26 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
 def service(storage: Storage) -> GameService:
     """The game service on that file, hosting every game (the test game too)."""
     return GameService(storage, all_specs())
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One real PostgreSQL server for the whole run (``tests/pg.py``), stopped at the end."""
+    with running_server() as server:
+        yield server
+
+
+@pytest.fixture
+async def pg_url(pg_server: PgServer) -> AsyncIterator[str]:
+    """A fresh, migrated PostgreSQL database of this test's own, dropped after it."""
+    url = await pg_server.create_database()
+    yield url
+    await pg_server.drop_database(url)
+
+
+@pytest.fixture
+async def pg_empty_url(pg_server: PgServer) -> AsyncIterator[str]:
+    """A fresh PostgreSQL database with no tables at all (for migration tests)."""
+    url = await pg_server.create_database(migrated=False)
+    yield url
+    await pg_server.drop_database(url)

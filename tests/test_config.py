@@ -78,7 +78,7 @@ def test_defaults(tmp_path: Path) -> None:
         ("DISCORD_API_BASE", "http://"),
         ("DISCORD_GATEWAY_URL", "http://127.0.0.1:8080/gateway"),
         ("DATABASE_URL", "mysql://host/db"),
-        ("DATABASE_URL", "postgresql://host/db"),
+        ("DATABASE_URL", "postgresql://host/db?pool=0"),
         ("DATABASE_URL", "sqlite:///"),
         ("DISCORD_DEBUG_PAYLOADS", "maybe"),
         ("DISCORD_DEBUG_PAYLOADS", "2"),
@@ -107,6 +107,12 @@ def test_numbers_within_range_are_accepted(tmp_path: Path) -> None:
     assert config.api_base == "http://127.0.0.1:8080/api/v10"
     assert config.gateway_url == "ws://127.0.0.1:8080/gateway"
     assert load_config({"DISCORD_TOKEN": "t", "LOBBY_EXPIRY_HOURS": "1.5"}, tmp_path / ".env")
+
+
+def test_a_postgresql_database_is_accepted(tmp_path: Path) -> None:
+    url = "postgresql://caravan:secret@db.example/games?pool=20"
+    config = load_config({"DISCORD_TOKEN": "t", "DATABASE_URL": url}, tmp_path / ".env")
+    assert config.database_url == url
 
 
 def test_the_token_is_in_no_repr(tmp_path: Path) -> None:

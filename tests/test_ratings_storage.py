@@ -1,7 +1,8 @@
 """Ratings in the database: written with the results, per server and game,
 humans only, rebuilt from the results; the leaderboard, /stats' queries and
-``python -m bot ratings rebuild``. Real SQLite files, no mocks but one
-injected failure."""
+``python -m bot ratings rebuild``. Real databases, no mocks but one injected
+failure: ``store`` is a SQLite file and a PostgreSQL database of the test's own
+(``tests/pg.py``) in turn; what reaches into SQLite itself stays SQLite-only."""
 
 from __future__ import annotations
 
@@ -13,15 +14,25 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import closing
 from pathlib import Path
 
+import asyncpg
 import pytest
 from openskill.models import PlackettLuce
 
 from bot.ratings import Rating
 from bot.service import GameService
 from bot.session import Session
-from bot.storage import GameRecord, RatingRow, SqliteStorage, Storage, results_for
+from bot.storage import (
+    GameRecord,
+    RatingRow,
+    SqliteStorage,
+    Storage,
+    open_storage,
+    postgres_settings,
+    results_for,
+)
 from games.core import bot_move
 from tests.contract import all_specs
+from tests.pg import PgServer
 
 GUILD, OTHER_GUILD = 1000, 2000
 BOT = None  # a bot seat in a line-up
@@ -33,10 +44,43 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "games.db"
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+async def db_url(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{db_path}"
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    url = await server.create_database()
+    yield url
+    await server.drop_database(url)
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStorage]:
+async def store(db_url: str) -> AsyncIterator[Storage]:
+    s = await open_storage(db_url)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(db_path: Path) -> AsyncIterator[SqliteStorage]:
     async with SqliteStorage(db_path) as s:
         yield s
+
+
+async def raw_sql(url: str, *statements: str) -> None:
+    """Statements straight on the database, behind the storage's back."""
+    if url.startswith("postgresql://"):
+        conn = await asyncpg.connect(postgres_settings(url)[0])
+        try:
+            for sql in statements:
+                await conn.execute(sql)
+        finally:
+            await conn.close()
+        return
+    with closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as raw, raw:
+        for sql in statements:
+            raw.execute(sql)
 
 
 _channels = iter(range(1, 10_000))
@@ -102,7 +146,7 @@ def close_to(got: dict[int, tuple[float, float]], expected: dict[int, tuple[floa
 # --------------------------------------------------------------------------- one transaction
 
 
-async def test_ratings_are_written_with_the_results(store: SqliteStorage) -> None:
+async def test_ratings_are_written_with_the_results(store: Storage) -> None:
     g = await started(store, [1, 2])
     assert await store.ratings(GUILD, "desert") == {}
     await finish(store, g, [2, 1])
@@ -121,7 +165,7 @@ async def test_ratings_are_written_with_the_results(store: SqliteStorage) -> Non
 
 
 async def test_a_failed_rating_leaves_no_results(
-    store: SqliteStorage, monkeypatch: pytest.MonkeyPatch
+    store: Storage, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The ratings are computed after the result rows are inserted: when that
     fails, the whole ending is rolled back (no results, the game still runs)."""
@@ -131,6 +175,7 @@ async def test_a_failed_rating_leaves_no_results(
         raise RuntimeError("rating failed")
 
     monkeypatch.setattr("bot.storage.sqlite.rate_game", broken)
+    monkeypatch.setattr("bot.storage.postgres.rate_game", broken)
     with pytest.raises(RuntimeError, match="rating failed"):
         await finish(store, g, [1, 2])
     assert await store.get_game(g.id) == g
@@ -141,8 +186,10 @@ async def test_a_failed_rating_leaves_no_results(
 
 
 async def test_a_failed_results_insert_leaves_the_ratings_alone(
-    store: SqliteStorage, db_path: Path
+    sqlite_store: SqliteStorage, db_path: Path
 ) -> None:
+    """SQLite only: the failure is injected with a SQLite trigger."""
+    store = sqlite_store
     await play(store, [1, 2], [1, 2])
     rated = await store.all_ratings()
     g = await started(store, [1, 2])
@@ -175,7 +222,7 @@ LINE_UPS = [
 
 @pytest.mark.parametrize(("players", "ranks"), LINE_UPS)
 async def test_ratings_match_openskill(
-    store: SqliteStorage, players: list[int], ranks: list[int]
+    store: Storage, players: list[int], ranks: list[int]
 ) -> None:
     placings = list(zip(players, ranks, strict=True))
     await play(store, players, ranks)
@@ -191,7 +238,7 @@ async def test_ratings_match_openskill(
 # --------------------------------------------------------------------------- who counts
 
 
-async def test_bot_seats_never_move_human_ratings(store: SqliteStorage) -> None:
+async def test_bot_seats_never_move_human_ratings(store: Storage) -> None:
     await play(store, [1, BOT, BOT], [3, 1, 2])  # a human alone against bots
     await play(store, [2, BOT], [1, 2])
     assert await store.all_ratings() == []
@@ -205,7 +252,7 @@ async def test_bot_seats_never_move_human_ratings(store: SqliteStorage) -> None:
     assert {row.user_id for row in await store.all_ratings()} == {1, 2}
 
 
-async def test_cancelled_games_never_count(store: SqliteStorage) -> None:
+async def test_cancelled_games_never_count(store: Storage) -> None:
     g = await started(store, [1, 2])
     await store.cancel_game(g.id, g.version)
     g = await started(store, [1, 2, 3])
@@ -217,7 +264,7 @@ async def test_cancelled_games_never_count(store: SqliteStorage) -> None:
     assert await store.rebuild_ratings() == 0 and await store.all_ratings() == []
 
 
-async def test_ratings_are_per_server_and_per_game(store: SqliteStorage) -> None:
+async def test_ratings_are_per_server_and_per_game(store: Storage) -> None:
     await play(store, [1, 2], [1, 2])
     await play(store, [1, 2], [2, 1], kind="nomadi")
     await play(store, [1, 2], [2, 1], guild=OTHER_GUILD)
@@ -237,11 +284,11 @@ async def test_ratings_are_per_server_and_per_game(store: SqliteStorage) -> None
     }
 
 
-async def test_a_player_who_resigns_is_rated_last(tmp_path: Path) -> None:
+async def test_a_player_who_resigns_is_rated_last(db_url: str) -> None:
     """Through the real service and the test game: Carol resigns, the AI plays
     her seat to the end, and she is rated as last whatever her seat scored."""
     alice, bob, carol, channel = 1, 2, 3, 77
-    async with SqliteStorage(tmp_path / "service.db") as storage:
+    async with await open_storage(db_url) as storage:
         service = GameService(storage, all_specs())
         await service.create(
             kind_key="nim", guild_id=GUILD, channel_id=channel, user_id=alice, name="Alice"
@@ -312,17 +359,19 @@ async def mixed_history(s: Storage) -> int:
     return 14
 
 
-async def test_rebuild_reproduces_the_stored_ratings_exactly(store: SqliteStorage) -> None:
+async def test_rebuild_reproduces_the_stored_ratings_exactly(store: Storage, db_url: str) -> None:
     rated = await mixed_history(store)
     before = await store.all_ratings()
     assert len(before) == 20
     assert await store.rebuild_ratings() == rated
     assert await store.all_ratings() == before  # exactly: same floats
     # A damaged ratings table comes back the same way.
-    with closing(sqlite3.connect(store.path)) as raw, raw:
-        raw.execute("DELETE FROM ratings WHERE user_id = 1")
-        raw.execute("UPDATE ratings SET mu = 99, sigma = 1 WHERE user_id = 2")
-        raw.execute("INSERT INTO ratings VALUES (3000, 'desert', 9, 1, 1)")
+    await raw_sql(
+        db_url,
+        "DELETE FROM ratings WHERE user_id = 1",
+        "UPDATE ratings SET mu = 99, sigma = 1 WHERE user_id = 2",
+        "INSERT INTO ratings VALUES (3000, 'desert', 9, 1, 1)",
+    )
     assert await store.all_ratings() != before
     assert await store.rebuild_ratings() == rated
     assert await store.all_ratings() == before
@@ -331,7 +380,7 @@ async def test_rebuild_reproduces_the_stored_ratings_exactly(store: SqliteStorag
 # --------------------------------------------------------------------------- reading them
 
 
-async def test_the_leaderboard_is_ordered_by_rating(store: SqliteStorage) -> None:
+async def test_the_leaderboard_is_ordered_by_rating(store: Storage) -> None:
     await play(store, [1, 2, 3], [1, 2, 3])
     await play(store, [1, 2, 3], [2, 1, 3])
     await play(store, [3, 4], [1, 2])
@@ -355,7 +404,7 @@ async def test_the_leaderboard_is_ordered_by_rating(store: SqliteStorage) -> Non
     assert [r.user_id for r in await store.leaderboard(GUILD, "desert", limit=2)] == rated[:2]
 
 
-async def test_player_records_and_games(store: SqliteStorage) -> None:
+async def test_player_records_and_games(store: Storage) -> None:
     first = await play(store, [1, 2], [1, 2])
     await play(store, [1, BOT, 2, 3], [2, 1, 3, 4], kind="nomadi")
     g = await started(store, [1, 2])

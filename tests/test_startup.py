@@ -70,7 +70,7 @@ def bad_settings(tmp_path: Path) -> list[tuple[dict[str, str], str]]:
     not_sqlite.write_text("plain text, not a database")
     cases = [
         ({"DATABASE_URL": "mysql://user:secret@db/games"}, "unsupported scheme 'mysql'"),
-        ({"DATABASE_URL": "postgresql://user:secret@db/games"}, "postgresql is not supported yet"),
+        ({"DATABASE_URL": "postgresql://user:secret@db/games?pool=0"}, "pool"),
         ({"DATABASE_URL": "sqlite:///"}, "no file name"),
         ({"DATABASE_URL": "sqlite://db-host/games.db"}, "three slashes"),
         (

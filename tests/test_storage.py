@@ -1,12 +1,19 @@
-"""Storage tests on real SQLite files (no mocks): migrations, lifecycle,
-version guards, concurrency (one connection and two), results, leaderboard."""
+"""Storage tests on real databases (no mocks): migrations, lifecycle, version
+guards, concurrency (one connection and two), results, leaderboard.
+
+Every behaviour test runs on both backends: the ``store`` and ``db_url``
+fixtures are parametrized over a SQLite file and a PostgreSQL database of the
+test's own on a real server the tests start (``tests/pg.py``). Tests about
+what only SQLite has (PRAGMAs, WAL readers, ``:memory:``, the busy timeout)
+take ``sqlite_store`` or ``db_path`` and say why."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import closing
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
@@ -14,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import aiosqlite
+import asyncpg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -35,11 +43,15 @@ from bot.storage import (
     StorageBusy,
     StorageError,
     WrongStatus,
+    check_database_url,
     open_storage,
+    postgres_settings,
     results_for,
     sqlite_path,
 )
 from bot.storage.migrate import Migration, apply_migrations, load_migrations, split_statements
+from bot.storage.postgres import PostgresStorage, apply_pg_migrations, load_pg_migrations
+from tests.pg import PgServer
 
 GUILD = 1000
 OTHER_GUILD = 2000
@@ -50,10 +62,58 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "test.db"
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture
-async def store(db_path: Path) -> AsyncIterator[SqliteStorage]:
+async def db_url(backend: str, db_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[str]:
+    """A migrated database of this test's own, on each backend."""
+    if backend == "sqlite":
+        yield f"sqlite:///{db_path}"
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    url = await server.create_database()
+    yield url
+    await server.drop_database(url)
+
+
+def storage_for(url: str) -> Storage:
+    """An unopened storage on ``url`` (several of them = several processes)."""
+    if url.startswith("postgresql://"):
+        dsn, min_size, max_size = postgres_settings(url)
+        return PostgresStorage(dsn, min_size=min_size, max_size=max_size)
+    return SqliteStorage(sqlite_path(url))
+
+
+@pytest.fixture
+async def store(db_url: str) -> AsyncIterator[Storage]:
+    async with storage_for(db_url) as s:
+        yield s
+
+
+@pytest.fixture
+async def sqlite_store(db_path: Path) -> AsyncIterator[SqliteStorage]:
     async with SqliteStorage(db_path) as s:
         yield s
+
+
+# What each backend raises when its schema refuses a write.
+INTEGRITY = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+
+
+async def raw_sql(url: str, sql: str) -> None:
+    """Run ``sql`` straight on the database, behind the storage's back (another writer)."""
+    if url.startswith("postgresql://"):
+        conn = await asyncpg.connect(postgres_settings(url)[0])
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+        return
+    with closing(sqlite3.connect(sqlite_path(url), isolation_level=None)) as raw:
+        raw.execute(sql)
 
 
 async def new_active(
@@ -90,7 +150,9 @@ async def play_game(
 # --------------------------------------------------------------------------- migrations
 
 
-async def test_pragmas(store: SqliteStorage) -> None:
+async def test_pragmas(sqlite_store: SqliteStorage) -> None:
+    """SQLite only: PRAGMAs and read connections are SQLite's own."""
+    store = sqlite_store
     conn = store._conn  # white-box: per-connection settings are only visible here
     assert conn is not None
     expected = {
@@ -116,6 +178,7 @@ async def test_pragmas(store: SqliteStorage) -> None:
 
 
 async def test_migrations_idempotent(db_path: Path) -> None:
+    """SQLite's runner on a file (PostgreSQL's: test_pg_migrations_idempotent)."""
     async with SqliteStorage(db_path):
         pass
     with closing(sqlite3.connect(db_path)) as raw:
@@ -217,7 +280,7 @@ def test_migration_numbering_must_be_contiguous(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- lobby lifecycle
 
 
-async def test_create_join_leave_start(store: SqliteStorage) -> None:
+async def test_create_join_leave_start(store: Storage) -> None:
     g = await store.create_game("nomadi", GUILD, 5, 10, "Alice", {"b": "2", "a": "1"}, 99)
     assert (g.status, g.version, g.seed, g.state, g.finished_at) == ("lobby", 1, 99, None, None)
     assert g.options == {"a": "1", "b": "2"}
@@ -262,7 +325,7 @@ async def test_create_join_leave_start(store: SqliteStorage) -> None:
     assert await store.get_game(12345) is None
 
 
-async def test_one_open_game_per_channel(store: SqliteStorage) -> None:
+async def test_one_open_game_per_channel(store: Storage, db_url: str) -> None:
     g = await store.create_game("desert", GUILD, 7, 10, "Alice", {}, 1)
     with pytest.raises(ChannelBusy) as busy:
         await store.create_game("oasis", GUILD, 7, 20, "Bob", {}, 2)
@@ -285,14 +348,15 @@ async def test_one_open_game_per_channel(store: SqliteStorage) -> None:
     assert (await store.active_game(7)) == g3 and (await store.active_game(8)) == other
 
     # The partial unique index enforces it even for writers that skip the check.
-    with closing(sqlite3.connect(store.path)) as raw, pytest.raises(sqlite3.IntegrityError):
-        raw.execute(
+    with pytest.raises(INTEGRITY):
+        await raw_sql(
+            db_url,
             "INSERT INTO games (kind, guild_id, channel_id, status, creator_id, seed,"
-            " created_at, updated_at) VALUES ('x', 1, 7, 'active', 1, 1, 'now', 'now')"
+            " created_at, updated_at) VALUES ('x', 1, 7, 'active', 1, 1, 'now', 'now')",
         )
 
 
-async def test_list_games(store: SqliteStorage) -> None:
+async def test_list_games(store: Storage) -> None:
     a = await store.create_game("desert", GUILD, 1, 10, "A", {}, 1)
     b = await new_active(store, channel=2)
     await store.create_game("desert", OTHER_GUILD, 3, 10, "A", {}, 1)
@@ -305,7 +369,7 @@ async def test_list_games(store: SqliteStorage) -> None:
         await store.list_games(GUILD, statuses=["bogus"])
 
 
-async def test_active_games_after_pages_through_every_guild(store: SqliteStorage) -> None:
+async def test_active_games_after_pages_through_every_guild(store: Storage) -> None:
     """300 active games over three guilds, among lobbies and ended games, in pages of 100."""
     active: list[int] = []
     others: dict[int, str] = {}
@@ -351,7 +415,7 @@ async def test_active_games_after_pages_through_every_guild(store: SqliteStorage
         await store.active_games_after(0, limit=0)
 
 
-async def test_paging_while_games_come_and_go(store: SqliteStorage) -> None:
+async def test_paging_while_games_come_and_go(store: Storage) -> None:
     """Games ending between pages drop out, new ones come last: still nothing repeated."""
     ids = [(await new_active(store, channel=n)).id for n in range(30)]
     first = await store.active_games_after(0, limit=10)
@@ -366,7 +430,7 @@ async def test_paging_while_games_come_and_go(store: SqliteStorage) -> None:
     assert seen == [i for i in ids if i != ids[15]] + [late]
 
 
-async def test_open_games_of(store: SqliteStorage) -> None:
+async def test_open_games_of(store: Storage) -> None:
     lobby = await store.create_game("desert", GUILD, 1, 10, "Alice", {}, 1)
     joined = await store.create_game("desert", GUILD, 2, 20, "Bob", {}, 1)
     joined = await store.add_seat(joined.id, joined.version, 10, "Alice", False)
@@ -388,7 +452,7 @@ async def test_open_games_of(store: SqliteStorage) -> None:
     assert await store.open_games_of(GUILD, 99) == []
 
 
-async def test_idle_lobbies(store: SqliteStorage) -> None:
+async def test_idle_lobbies(store: Storage) -> None:
     old = await store.create_game("desert", GUILD, 1, 10, "A", {}, 1)
     other_guild = await store.create_game("desert", OTHER_GUILD, 2, 10, "A", {}, 1)
     playing = await new_active(store, channel=3)  # active: never a lobby to sweep
@@ -423,7 +487,7 @@ async def test_idle_lobbies(store: SqliteStorage) -> None:
 # --------------------------------------------------------------------------- moves
 
 
-async def test_record_move_version_guard(store: SqliteStorage) -> None:
+async def test_record_move_version_guard(store: Storage) -> None:
     g = await new_active(store)
     g1 = await store.record_move(g.id, g.version, 0, "a1", {"turn": 1})
     assert (g1.version, g1.state) == (g.version + 1, {"turn": 1})
@@ -447,7 +511,7 @@ async def test_record_move_version_guard(store: SqliteStorage) -> None:
     assert await store.get_game(g.id) == g1
 
 
-async def test_move_log_is_append_only_and_ordered(store: SqliteStorage) -> None:
+async def test_move_log_is_append_only_and_ordered(store: Storage, db_url: str) -> None:
     g = await new_active(store)
     notations = [f"m{i}" for i in range(12)]
     for i, n in enumerate(notations):
@@ -458,13 +522,16 @@ async def test_move_log_is_append_only_and_ordered(store: SqliteStorage) -> None
     ]
     assert [m.created_at for m in log] == sorted(m.created_at for m in log)
     assert await store.moves(999) == []
-    with closing(sqlite3.connect(store.path)) as raw:
-        for sql in ("UPDATE moves SET notation = 'x'", "DELETE FROM moves"):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-                raw.execute(sql)
+    for sql in ("UPDATE moves SET notation = 'x'", "DELETE FROM moves"):
+        with pytest.raises(INTEGRITY, match="append-only"):
+            await raw_sql(db_url, sql)
+    if db_url.startswith("postgresql://"):  # PostgreSQL also has TRUNCATE
+        with pytest.raises(INTEGRITY, match="append-only"):
+            await raw_sql(db_url, "TRUNCATE moves CASCADE")
+    assert len(await store.moves(g.id)) == len(notations)
 
 
-async def test_concurrent_moves_one_connection(store: SqliteStorage) -> None:
+async def test_concurrent_moves_one_connection(store: Storage) -> None:
     g = await new_active(store)
     for turn in range(10):
         outcome = await asyncio.gather(
@@ -481,8 +548,8 @@ async def test_concurrent_moves_one_connection(store: SqliteStorage) -> None:
     assert (await store.get_game(g.id)) == g
 
 
-async def test_concurrent_moves_two_processes(db_path: Path) -> None:
-    async with SqliteStorage(db_path) as a, SqliteStorage(db_path) as b:
+async def test_concurrent_moves_two_processes(db_url: str) -> None:
+    async with storage_for(db_url) as a, storage_for(db_url) as b:
         g = await new_active(a)
         for turn in range(10):
             outcome = await asyncio.gather(
@@ -498,12 +565,12 @@ async def test_concurrent_moves_two_processes(db_path: Path) -> None:
         assert [m.ply for m in await b.moves(g.id)] == list(range(1, 11))
 
 
-async def test_many_racing_movers_keep_log_consistent(db_path: Path) -> None:
+async def test_many_racing_movers_keep_log_consistent(db_url: str) -> None:
     """Eight handlers on two storages each land 5 moves by reload-and-retry."""
-    async with SqliteStorage(db_path) as a, SqliteStorage(db_path) as b:
+    async with storage_for(db_url) as a, storage_for(db_url) as b:
         g = await new_active(a)
 
-        async def mover(s: SqliteStorage, who: int) -> None:
+        async def mover(s: Storage, who: int) -> None:
             landed = 0
             while landed < 5:
                 cur = await s.get_game(g.id)
@@ -524,6 +591,7 @@ async def test_many_racing_movers_keep_log_consistent(db_path: Path) -> None:
 
 
 async def test_reads_never_see_uncommitted_writes(db_path: Path) -> None:
+    """SQLite only: WAL snapshots and the busy timeout (PostgreSQL: test_pg_* below)."""
     async with SqliteStorage(db_path, busy_timeout_ms=100) as s:
         g = await new_active(s)
         raw = sqlite3.connect(db_path, isolation_level=None)
@@ -540,7 +608,7 @@ async def test_reads_never_see_uncommitted_writes(db_path: Path) -> None:
         assert [m.notation for m in await s.moves(g.id)] == ["a1"]
 
 
-async def test_cancelled_handler_leaves_no_open_transaction(store: SqliteStorage) -> None:
+async def test_cancelled_handler_leaves_no_open_transaction(store: Storage) -> None:
     g = await new_active(store)
     start_version = g.version
     for _ in range(5):
@@ -554,9 +622,13 @@ async def test_cancelled_handler_leaves_no_open_transaction(store: SqliteStorage
     assert g.version - start_version == len(await store.moves(g.id))
 
 
-async def test_reads_proceed_while_a_write_transaction_is_open(store: SqliteStorage) -> None:
-    """Reads have their own connections: they neither wait for the write lock nor see
+async def test_reads_proceed_while_a_write_transaction_is_open(
+    sqlite_store: SqliteStorage,
+) -> None:
+    """SQLite only (white-box: its write lock and read connections). Reads have
+    their own connections: they neither wait for the write lock nor see
     the open write's uncommitted rows."""
+    store = sqlite_store
     g = await new_active(store)
     other = await new_active(store, channel=2)
     async with store._write() as conn:  # white-box: a write transaction held open
@@ -579,8 +651,9 @@ async def test_reads_proceed_while_a_write_transaction_is_open(store: SqliteStor
 
 
 async def test_reads_finish_while_a_slow_write_waits(db_path: Path) -> None:
-    """A write stuck behind another process's lock holds our write lock for seconds;
-    meanwhile every read of every handler completes at once."""
+    """SQLite only (its file lock and busy timeout). A write stuck behind another
+    process's lock holds our write lock for seconds; meanwhile every read of every
+    handler completes at once."""
     async with SqliteStorage(db_path, busy_timeout_ms=10_000) as s:
         g = await new_active(s)
         raw = sqlite3.connect(db_path, isolation_level=None)
@@ -605,7 +678,7 @@ async def test_reads_finish_while_a_slow_write_waits(db_path: Path) -> None:
 
 
 async def test_in_memory_reads_share_the_write_connection() -> None:
-    """:memory: cannot be shared: no read connections, reads and writes one at a time."""
+    """SQLite only (``:memory:``): no read connections, reads and writes one at a time."""
     async with SqliteStorage(":memory:") as s:
         assert s._readers is None
         g = await new_active(s)
@@ -618,8 +691,8 @@ async def test_in_memory_reads_share_the_write_connection() -> None:
         assert await s.get_game(g.id) == outcome[10]
 
 
-async def test_close_waits_for_running_reads(db_path: Path) -> None:
-    s = SqliteStorage(db_path, readers=2)
+async def test_close_waits_for_running_reads(db_url: str) -> None:
+    s = storage_for(db_url)
     await s.open()
     g = await new_active(s)
     reads = [asyncio.create_task(s.get_game(g.id)) for _ in range(20)]
@@ -637,7 +710,9 @@ async def test_close_waits_for_running_reads(db_path: Path) -> None:
         await s.close()
 
 
-async def test_cancelled_reads_return_their_connection(store: SqliteStorage) -> None:
+async def test_cancelled_reads_return_their_connection(sqlite_store: SqliteStorage) -> None:
+    """SQLite only: its own queue of read connections."""
+    store = sqlite_store
     g = await new_active(store)
     for _ in range(20):
         task = asyncio.create_task(store.list_games(GUILD))
@@ -651,7 +726,7 @@ async def test_cancelled_reads_return_their_connection(store: SqliteStorage) -> 
 # --------------------------------------------------------------------------- endings
 
 
-async def test_finish_with_results_and_resignation(store: SqliteStorage) -> None:
+async def test_finish_with_results_and_resignation(store: Storage) -> None:
     g = await store.create_game("oasis", GUILD, 1, 10, "Alice", {}, 1)
     g = await store.add_seat(g.id, g.version, 20, "Bob", False)
     g = await store.add_seat(g.id, g.version, None, "Bot", True)
@@ -682,7 +757,7 @@ async def test_finish_with_results_and_resignation(store: SqliteStorage) -> None
         await store.set_seat_resigned(g.id, g.version, 0, {})
 
 
-async def test_resign_seat(store: SqliteStorage) -> None:
+async def test_resign_seat(store: Storage) -> None:
     g = await store.create_game("oasis", GUILD, 1, 10, "Alice", {}, 1)
     g = await store.add_seat(g.id, g.version, 20, "Bob", False)
     g = await store.add_seat(g.id, g.version, 30, "Carol", False)
@@ -723,7 +798,7 @@ async def test_resign_seat(store: SqliteStorage) -> None:
         await store.resign_seat(g.id, g.version, 0, {})
 
 
-async def test_resign_seat_can_cancel(store: SqliteStorage) -> None:
+async def test_resign_seat_can_cancel(store: Storage) -> None:
     g = await new_active(store)
     g = await store.resign_seat(g.id, g.version, 0, {"void": True}, cancel=True)
     assert (g.status, g.state, g.finished_at) == ("cancelled", {"void": True}, g.updated_at)
@@ -732,9 +807,9 @@ async def test_resign_seat_can_cancel(store: SqliteStorage) -> None:
 
 
 @pytest.mark.parametrize("storages", ["one", "two"])
-async def test_a_move_racing_a_resignation(db_path: Path, storages: str) -> None:
+async def test_a_move_racing_a_resignation(db_url: str, storages: str) -> None:
     """Same version: exactly one lands, the other is StaleVersion, whichever goes first."""
-    async with SqliteStorage(db_path) as a, SqliteStorage(db_path) as b:
+    async with storage_for(db_url) as a, storage_for(db_url) as b:
         mover, resigner = (a, a) if storages == "one" else (a, b)
         landed_kinds: set[str] = set()
         for round_ in range(16):
@@ -764,7 +839,7 @@ async def test_a_move_racing_a_resignation(db_path: Path, storages: str) -> None
         assert landed_kinds == {"move", "resign"}
 
 
-async def test_leaderboard(store: SqliteStorage) -> None:
+async def test_leaderboard(store: Storage) -> None:
     alice, bob, carol, dave = (10, "Alice"), (20, "Bob"), (30, "Carol"), (40, "Dave")
     bot: tuple[int | None, str] = (None, "Bot")
     await play_game(store, 1, [alice, bob], [10, 5])
@@ -816,12 +891,33 @@ STATES = st.recursive(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_json_channels = itertools.count(1)
+
+
+@pytest.fixture
+def json_url(backend: str, request: pytest.FixtureRequest) -> Iterator[str]:
+    """One database for every example of the property test below."""
+    if backend == "sqlite":
+        yield "sqlite:///:memory:"  # a new one at each open
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    url = asyncio.run(server.create_database())
+    yield url
+    asyncio.run(server.drop_database(url))
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.dictionaries(st.text(), STATES, max_size=5))
-def test_json_state_round_trip(state: dict[str, Any]) -> None:
+def test_json_state_round_trip(json_url: str, state: dict[str, Any]) -> None:
+    """The same JSON comes back on both backends."""
+
     async def run() -> None:
-        async with await open_storage("sqlite:///:memory:") as s:
-            g = await new_active(s)
+        async with await open_storage(json_url) as s:
+            g = await new_active(s, channel=next(_json_channels))
             g = await s.record_move(g.id, g.version, 0, "x", state)
             assert g.state == state
             assert (await s.get_game(g.id)) == g
@@ -829,8 +925,8 @@ def test_json_state_round_trip(state: dict[str, Any]) -> None:
     asyncio.run(run())
 
 
-async def test_reopen_keeps_everything(db_path: Path) -> None:
-    async with SqliteStorage(db_path) as s:
+async def test_reopen_keeps_everything(db_url: str) -> None:
+    async with storage_for(db_url) as s:
         done = await play_game(s, 1, [(10, "Alice"), (20, "Bob")], [3, 1])
         live = await new_active(s, channel=2)
         live = await s.record_move(live.id, live.version, 0, "é→1", {"deep": {"t": [1, "ü"]}})
@@ -841,7 +937,7 @@ async def test_reopen_keeps_everything(db_path: Path) -> None:
             await s.results(done.id),
             await s.leaderboard(GUILD),
         )
-    async with SqliteStorage(db_path) as s:  # simulated restart
+    async with storage_for(db_url) as s:  # simulated restart
         after = (
             await s.list_games(GUILD),
             await s.moves(live.id),
@@ -853,8 +949,8 @@ async def test_reopen_keeps_everything(db_path: Path) -> None:
         assert await s.get_meta("command_tree_hash") == "abc123"
 
 
-async def test_closed_storage_refuses(db_path: Path) -> None:
-    s = SqliteStorage(db_path)
+async def test_closed_storage_refuses(db_url: str) -> None:
+    s = storage_for(db_url)
     with pytest.raises(StorageError, match="not open"):
         await s.get_game(1)
     await s.open()
@@ -864,7 +960,7 @@ async def test_closed_storage_refuses(db_path: Path) -> None:
         await s.set_meta("k", "v")
 
 
-async def test_meta(store: SqliteStorage) -> None:
+async def test_meta(store: Storage) -> None:
     assert await store.get_meta("k") is None
     await store.set_meta("k", "1")
     await store.set_meta("k", "2")
@@ -875,6 +971,7 @@ async def test_meta(store: SqliteStorage) -> None:
 
 
 async def test_memory_url_works() -> None:
+    """SQLite only: ``sqlite:///:memory:``."""
     async with await open_storage("sqlite:///:memory:") as s:
         g = await new_active(s)
         g = await s.record_move(g.id, g.version, 0, "a1", {"t": 1})
@@ -882,6 +979,7 @@ async def test_memory_url_works() -> None:
 
 
 async def test_open_storage_creates_parent_dir(tmp_path: Path) -> None:
+    """SQLite only: a database file's folder."""
     path = tmp_path / "deep" / "er" / "c.db"
     s = await open_storage(f"sqlite:///{path}")  # tmp_path is absolute: sqlite:////abs/…
     try:
@@ -898,10 +996,213 @@ async def test_database_url_parsing() -> None:
     assert sqlite_path("sqlite:////abs/x.db") == "/abs/x.db"
     assert sqlite_path("sqlite:///:memory:") == sqlite_path("sqlite://") == ":memory:"
     assert sqlite_path("data/x.db") == "data/x.db"
-    with pytest.raises(ValueError, match="postgresql is not supported yet"):
-        await open_storage("postgresql://user@host/db")
+    with pytest.raises(ValueError, match="PostgreSQL database, not an SQLite file"):
+        sqlite_path("postgresql://user@host/db")  # a PostgreSQL URL is no SQLite file
+    assert postgres_settings("postgresql://u:p@h:5433/db") == ("postgresql://u:p@h:5433/db", 1, 10)
+    assert postgres_settings("postgres://u@h/db?pool=3&sslmode=require") == (
+        "postgresql://u@h/db?sslmode=require",
+        1,
+        3,
+    )
+    assert postgres_settings("postgresql://h/db?pool=4&pool_min=4")[1:] == (4, 4)
+    for bad in ("?pool=0", "?pool=x", "?pool=2&pool_min=3", "?pool_min=-1"):
+        with pytest.raises(ValueError) as refused:
+            await open_storage(f"postgresql://user:secret@host/db{bad}")
+        assert "secret" not in str(refused.value)
+    assert check_database_url("postgresql://user:secret@host:5/db?pool=2") == (
+        "postgresql://user:***@host:5/db?pool=2"
+    )
     with pytest.raises(ValueError, match="unsupported"):
         await open_storage("mysql://host/db")
     for bad in ("", "sqlite:///", "sqlite://host/x.db"):
         with pytest.raises(ValueError):
             sqlite_path(bad)
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+async def pg_schema(url: str) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """(schema_migrations rows, a description of every column, index and trigger)."""
+    conn = await asyncpg.connect(url)
+    try:
+        applied = [tuple(r) for r in await conn.fetch("SELECT * FROM schema_migrations")]
+        described = [
+            tuple(r)
+            for r in await conn.fetch(
+                "SELECT table_name::text, column_name::text, data_type::text,"
+                " COALESCE(column_default, '') FROM information_schema.columns"
+                " WHERE table_schema = 'public'"
+                " UNION ALL SELECT tablename::text, indexname::text, indexdef, ''"
+                " FROM pg_indexes WHERE schemaname = 'public'"
+                " UNION ALL SELECT event_object_table::text, trigger_name::text,"
+                " event_manipulation::text, action_timing::text"
+                " FROM information_schema.triggers ORDER BY 1, 2, 3"
+            )
+        ]
+    finally:
+        await conn.close()
+    return applied, described
+
+
+async def test_pg_migrations_idempotent(pg_empty_url: str) -> None:
+    async with storage_for(pg_empty_url):
+        pass
+    first, schema = await pg_schema(pg_empty_url)
+    assert [r[0] for r in first] == [m.version for m in load_pg_migrations()] == [1, 2, 3, 4, 5, 6]
+    assert [r[1] for r in first] == [m.name for m in load_migrations()]  # same names as SQLite's
+    async with storage_for(pg_empty_url):  # reopen: nothing to do
+        pass
+    conn = await asyncpg.connect(pg_empty_url)
+    try:
+        assert await apply_pg_migrations(conn, load_pg_migrations()) == []  # twice: no-op
+    finally:
+        await conn.close()
+    assert await pg_schema(pg_empty_url) == (first, schema)
+
+
+async def test_pg_two_processes_starting_at_once_migrate_once(pg_empty_url: str) -> None:
+    """The advisory lock: four storages opening together on an empty database."""
+    stores = [storage_for(pg_empty_url) for _ in range(4)]
+    await asyncio.gather(*(s.open() for s in stores))
+    try:
+        applied, _ = await pg_schema(pg_empty_url)
+        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6]
+        g = await new_active(stores[0])
+        assert await stores[3].get_game(g.id) == g
+    finally:
+        await asyncio.gather(*(s.close() for s in stores))
+
+
+async def test_pg_an_older_database_is_upgraded(pg_empty_url: str) -> None:
+    shipped = load_pg_migrations()
+    later = (
+        *shipped,
+        Migration(len(shipped) + 1, "game_notes", "ALTER TABLE games ADD COLUMN note TEXT;\n"),
+    )
+    dsn = postgres_settings(pg_empty_url)[0]
+    async with PostgresStorage(dsn, migrations=shipped) as s:
+        g = await s.create_game("desert", GUILD, 1, 10, "Alice", {}, 7, "fr")
+    async with PostgresStorage(dsn, migrations=later) as s:
+        assert await s.get_game(g.id) == g  # data survives the upgrade
+    applied, schema = await pg_schema(pg_empty_url)
+    assert [r[0] for r in applied] == [m.version for m in later]
+    assert ("games", "note", "text", "") in schema
+    with pytest.raises(MigrationError, match="newer"):
+        await PostgresStorage(dsn, migrations=shipped).open()
+
+
+async def test_pg_failed_migration_rolls_back_whole_file(pg_empty_url: str) -> None:
+    v1 = load_pg_migrations()[:1]
+    bad = Migration(2, "broken", "CREATE TABLE extra (x INTEGER);\nINSERT INTO nowhere VALUES (1);")
+    with pytest.raises(MigrationError, match="broken"):
+        await PostgresStorage(pg_empty_url, migrations=(*v1, bad)).open()
+    applied, schema = await pg_schema(pg_empty_url)
+    assert [r[0] for r in applied] == [1]
+    assert not [row for row in schema if row[0] == "extra"]
+
+
+async def test_pg_moves_logged_before_migration_2_keep_working(pg_empty_url: str) -> None:
+    """002 adds each move's version and events; older rows read back without them."""
+    async with PostgresStorage(pg_empty_url, migrations=load_pg_migrations()[:1]):
+        pass
+    now = "2026-01-01T00:00:00+00:00"
+    await raw_sql(
+        pg_empty_url,
+        "INSERT INTO games (kind, guild_id, channel_id, status, creator_id, seed, state,"
+        f" version, created_at, updated_at) VALUES ('desert', {GUILD}, 1, 'active', 10, 42,"
+        f" '{{}}', 2, '{now}', '{now}');"
+        " INSERT INTO seats (game_id, seat, user_id, display_name) VALUES (1, 0, 10, 'A');"
+        f" INSERT INTO moves (game_id, ply, seat, notation, created_at) VALUES (1, 1, 0, 'old',"
+        f" '{now}')",
+    )
+    async with storage_for(pg_empty_url) as s:
+        g = await s.get_game(1)
+        assert g is not None and g.lang == "en"
+        event = {"key": "x.log", "params": {"n": 1}, "to": 1}
+        g = await s.record_move(g.id, g.version, 0, "new", {"turn": 2}, events=[event])
+        old, new = await s.moves(g.id)
+        assert (old.notation, old.version, old.events) == ("old", None, ())
+        assert (new.notation, new.version, new.events) == ("new", g.version, (event,))
+
+
+async def test_pg_reads_never_see_uncommitted_writes(pg_url: str) -> None:
+    """Another process's open transaction: reads see the last commit and do not
+    wait; a write on the same game waits for it, then finds the version moved."""
+    async with storage_for(pg_url) as s:
+        g = await new_active(s)
+        other = await asyncpg.connect(postgres_settings(pg_url)[0])
+        try:
+            tx = other.transaction()
+            await tx.start()
+            await other.execute(
+                "UPDATE games SET state = '{\"dirty\":1}', version = version + 1 WHERE id = $1",
+                g.id,
+            )
+            reads = await asyncio.wait_for(
+                asyncio.gather(*(s.get_game(g.id) for _ in range(20))), 5
+            )
+            assert reads == [g] * 20
+            write = asyncio.create_task(s.record_move(g.id, g.version, 0, "a1", {}))
+            await asyncio.sleep(0.3)
+            assert not write.done()  # locked behind the other transaction's row
+            await tx.commit()
+            with pytest.raises(StaleVersion):
+                await asyncio.wait_for(write, 5)
+        finally:
+            await other.close()
+        assert (await s.get_game(g.id)) == replace(g, state={"dirty": 1}, version=g.version + 1)
+
+
+# --------------------------------------------------------------------------- races, both backends
+
+
+async def test_racing_clock_claims_one_wins(db_url: str) -> None:
+    """Two processes claim the same clock round: exactly one True, every time."""
+    async with storage_for(db_url) as a, storage_for(db_url) as b:
+        for round_ in range(10):
+            g = await a.create_game("desert", GUILD, 100 + round_, 10, "A", {}, 1, clock_hours=2)
+            g = await a.add_seat(g.id, g.version, 20, "B", False)
+            g = await a.start_game(g.id, g.version, [0, 1], {})
+            due = "2999-01-01T00:00:00+00:00"
+            won = await asyncio.gather(
+                *(s.claim_clock(g.id, g.version, 0, new_stage=1, due=due) for s in (a, b, a, b))
+            )
+            assert sorted(won) == [False, False, False, True], won
+            after = await b.get_game(g.id)
+            assert after is not None
+            assert (after.version, after.clock_stage, after.clock_due) == (
+                g.version,
+                1,
+                "2999-01-01T00:00:00.000000+00:00",
+            )
+
+
+async def test_games_ending_at_once_rate_as_a_rebuild_does(db_url: str) -> None:
+    """Two processes finish games of the same players at the same moment, many times:
+    no rating update is lost, and the ratings equal a sequential rebuild's."""
+    async with storage_for(db_url) as a, storage_for(db_url) as b:
+        channel = itertools.count(500)
+        for _ in range(6):
+            games = []
+            for _ in range(4):
+                g = await a.create_game("desert", GUILD, next(channel), 1, "P1", {}, 1)
+                g = await a.add_seat(g.id, g.version, 2, "P2", False)
+                g = await a.add_seat(g.id, g.version, 3, "P3", False)
+                games.append(await a.start_game(g.id, g.version, [0, 1, 2], {}))
+            ranks = ([1, 2, 3], [3, 1, 2], [2, 3, 1], [1, 1, 3])
+            await asyncio.gather(
+                *(
+                    s.finish_game(
+                        g.id,
+                        g.version,
+                        {},
+                        results_for(g.seats, [9 - r for r in rk], list(rk), {0}),
+                    )
+                    for s, g, rk in zip((a, b, a, b), games, ranks, strict=True)
+                )
+            )
+        together = await a.all_ratings()
+        assert len(together) == 3
+        assert await b.rebuild_ratings() == 24
+        assert await a.all_ratings() == together  # exactly: same floats, same order
