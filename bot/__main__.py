@@ -15,6 +15,13 @@ finished games' results (oldest first), in one transaction, safely while the
 bot runs: one line with how many games and players, exit 0; or one line
 saying why not, exit 2 (1 if the database stayed locked).
 
+``python -m bot migrate`` applies the pending migrations to the database
+DATABASE_URL names and says which migration it is at; ``python -m bot copy-db
+FROM TO`` copies every row of the database FROM into the empty database TO
+(SQLite or PostgreSQL, either way), verified (see :mod:`bot.copydb`). Both: one
+line, exit 0; or one line saying why not, exit 2 (1 if a database cannot be
+reached or the copy does not match, and then nothing was written).
+
 The bot token never reaches the log (every line is scrubbed of it, and of
 interaction tokens in webhook URLs), and with ``LOG_LEVEL=DEBUG`` discord.py's
 gateway payloads and HTTP request logs stay off unless
@@ -57,6 +64,7 @@ from typing import TYPE_CHECKING
 from bot.config import Config, ConfigError, check_database, load_config, load_database_url
 from bot.storage import (
     DatabaseCorrupt,
+    MigrationError,
     StorageBusy,
     StorageError,
     check_integrity,
@@ -76,7 +84,7 @@ TOKEN_REFUSED = (
 )
 # How long the client task and the leftover tasks get to end once asked to.
 STOP_TIMEOUT = 10.0
-USAGE = "usage: python -m bot [backup PATH [--force] | ratings rebuild]"
+USAGE = "usage: python -m bot [backup PATH [--force] | ratings rebuild | migrate | copy-db FROM TO]"
 # Loggers whose DEBUG lines carry payloads. discord.py's: gateway events (interactions
 # and their tokens), REST requests and webhook calls (interaction tokens in the URL);
 # aiosqlite's: every SQL statement with its values (players' hidden game state).
@@ -243,6 +251,10 @@ def command(args: list[str]) -> int:
         return 0
     if name == "ratings":
         return ratings_command(rest)
+    if name == "migrate":
+        return migrate_command(rest)
+    if name == "copy-db":
+        return copy_db_command(rest)
     if name != "backup":
         print(f"unknown command {name!r}; {USAGE}", file=sys.stderr)
         return 2
@@ -354,6 +366,87 @@ async def rebuild_ratings(url: str) -> tuple[int, int]:
     finally:
         await storage.close()
     return games, players
+
+
+# --------------------------------------------------------------------------- migrate, copy-db
+
+
+def migrate_command(args: list[str]) -> int:
+    """``python -m bot migrate``."""
+    if any(a in ("-h", "--help") for a in args):
+        print(
+            f"{USAGE}\nmigrate applies the pending migrations to the database DATABASE_URL names."
+        )
+        return 0
+    if args:
+        print(f"migrate takes no arguments; {USAGE}", file=sys.stderr)
+        return 2
+    from bot.copydb import CopyRefused, migrate_database
+
+    try:
+        url = load_database_url()
+        if database_kind(url) == "sqlite" and sqlite_path(url) == MEMORY:
+            print(
+                "DATABASE_URL keeps games in memory (sqlite://): nothing to migrate",
+                file=sys.stderr,
+            )
+            return 2
+        version = asyncio.run(migrate_database(url))
+    except (ConfigError, CopyRefused) as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"DATABASE_URL: {exc}", file=sys.stderr)
+        return 2
+    except (StorageError, OSError) as exc:
+        print(exc, file=sys.stderr)
+        return storage_exit_code(exc)
+    print(f"Database is at migration {version}.")
+    return 0
+
+
+def copy_db_command(args: list[str]) -> int:
+    """``python -m bot copy-db FROM TO``."""
+    if any(a in ("-h", "--help") for a in args):
+        print(
+            f"{USAGE}\ncopy-db copies every row of the database FROM into the empty database TO"
+            " (sqlite:///… or postgresql://…, either way), then checks the copy."
+        )
+        return 0
+    if len(args) != 2 or any(a.startswith("-") for a in args):
+        print(f"copy-db needs two database URLs, FROM and TO; {USAGE}", file=sys.stderr)
+        return 2
+    from bot.copydb import CopyMismatch, CopyRefused, copy_database
+
+    for label, url in zip(("FROM", "TO"), args, strict=True):
+        try:
+            database_kind(url)
+        except ValueError as exc:
+            print(f"{label}: {exc}", file=sys.stderr)
+            return 2
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        report = asyncio.run(copy_database(args[0], args[1]))
+    except CopyRefused as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except CopyMismatch as exc:
+        print(f"The copy does not match, so nothing was written: {exc}", file=sys.stderr)
+        return 1
+    except (StorageError, OSError) as exc:
+        print(exc, file=sys.stderr)
+        return storage_exit_code(exc)
+    except KeyboardInterrupt:
+        print("Copy interrupted; nothing was written", file=sys.stderr)
+        return 130
+    print(report.line())
+    return 0
+
+
+def storage_exit_code(exc: BaseException) -> int:
+    """2 for a database the bot cannot work with, 1 for one it could not reach (retry)."""
+    return 2 if isinstance(exc, (DatabaseCorrupt, MigrationError)) else 1
 
 
 # --------------------------------------------------------------------------- logging
