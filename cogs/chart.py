@@ -12,7 +12,7 @@ from bot import i18n
 from bot.replay import Row
 from bot.service import GameService
 from bot.session import Session
-from bot.timeline import MAX_POINTS, score_series, turn_ends
+from bot.timeline import MAX_POINTS, sample_evenly, score_series, turn_ends
 from cogs.replies import EMBED_COLOUR
 from render.chart import score_chart
 
@@ -59,6 +59,8 @@ async def _chart(
         x_label = i18n.t(language, "chart.x_label_sampled", count=turns)
     else:
         x_label = i18n.t(language, "chart.x_label")
+    points = turn_ends(len(rows), ends)
+    numbers = {index: turn for turn, index in enumerate(points)}  # 0: the start
     png = await asyncio.to_thread(
         score_chart,
         series,
@@ -67,6 +69,7 @@ async def _chart(
         title=i18n.t(language, f"{session.key}.title"),
         x_label=x_label,
         winners=winners,
+        turns=[numbers[i] for i in sample_evenly(points, MAX_POINTS)],
     )
     embed = discord.Embed(title=i18n.t(language, "chart.title"), colour=EMBED_COLOUR)
     embed.set_image(url=f"attachment://{FILENAME}")

@@ -155,9 +155,13 @@ def score_chart(
     title: str,
     x_label: str,
     winners: Collection[int] = (),
+    turns: Sequence[int] | None = None,
 ) -> bytes:
     """PNG of the scores over time: ``series[seat][i]`` is the seat's score after
     the i-th point in time (turn), all of the same length >= 1.
+
+    ``turns[i]``, increasing, numbers point ``i`` on the x axis (0 for the start;
+    sampled points skip numbers); without it the points are numbered 1, 2, …
 
     ``title`` and ``x_label`` come translated; ``names`` may be short or
     unprintable (:func:`render.text.display_names` stands in, in ``lang``).
@@ -170,7 +174,9 @@ def score_chart(
     _draw_lines(ImageDraw.Draw(big), float(SCALE), plot, series, rows)
     image = big.resize((WIDTH, HEIGHT), Image.Resampling.BOX)  # drawn big: anti-aliased
     draw = ImageDraw.Draw(image)
-    _draw_axes(draw, plot, title, x_label)
+    if turns is not None and (len(turns) != plot.length or list(turns) != sorted(set(turns))):
+        raise ValueError("turns numbers each point, increasing")
+    _draw_axes(draw, plot, title, x_label, turns)
     shown = display_names(names, plot.seats, lang)
     scores = [number(v) for v in finals]
     score_left = LABEL_LEFT + 2 * LABEL_MARKER + SCORE_GAP
@@ -246,7 +252,13 @@ def _draw_lines(
         draw_shape(draw, style.shape, label, LABEL_MARKER * k, style.colour, PAPER, edge)
 
 
-def _draw_axes(draw: ImageDraw.ImageDraw, plot: Plot, title: str, x_label: str) -> None:
+def _draw_axes(
+    draw: ImageDraw.ImageDraw,
+    plot: Plot,
+    title: str,
+    x_label: str,
+    turns: Sequence[int] | None = None,
+) -> None:
     """The title, the tick values and the x axis label."""
     heading = fit_text(title, TITLE_SIZE, WIDTH - 2 * MARGIN, bold=True)
     draw_text(
@@ -269,10 +281,10 @@ def _draw_axes(draw: ImageDraw.ImageDraw, plot: Plot, title: str, x_label: str) 
             anchor="rm",
             role="coordinate",
         )
-    for turn in turn_ticks(plot.length):
+    for where, turn in tick_places(plot.length, turns):
         draw_text(
             draw,
-            (plot.x(turn), TICK_BASELINE),
+            (plot.x(where), TICK_BASELINE),
             str(turn),
             TICK_SIZE,
             MUTED,
@@ -294,3 +306,16 @@ def _draw_axes(draw: ImageDraw.ImageDraw, plot: Plot, title: str, x_label: str) 
 def turn_ticks(length: int) -> list[int]:
     """Round turn numbers for the x axis, from 1 to ``length``."""
     return nice_ticks(1, length)
+
+
+def tick_places(length: int, turns: Sequence[int] | None) -> list[tuple[float, int]]:
+    """(point position from 1, label) of the x axis ticks: round turn numbers,
+    placed between the points whose numbers surround them."""
+    if turns is None or length == 1:
+        return [(float(t), t) for t in turn_ticks(length)] if turns is None else [(1.0, turns[0])]
+    places = []
+    for tick in nice_ticks(turns[0], turns[-1]):
+        at = next(i for i in range(length - 1) if turns[i] <= tick <= turns[i + 1])
+        low, high = turns[at], turns[at + 1]
+        places.append((1 + at + (tick - low) / (high - low), tick))
+    return places

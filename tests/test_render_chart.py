@@ -23,6 +23,7 @@ from render.chart import (
     plot_for,
     score_chart,
     spread,
+    tick_places,
     turn_ticks,
 )
 from render.palette import GOLD, player_style
@@ -274,3 +275,22 @@ def test_spread_labels_keep_order_and_gap(wanted: list[float], gap: float) -> No
 def test_spread_centres_a_crowd_on_its_targets() -> None:
     assert spread([100, 100, 100], 30, 0, 500) == pytest.approx([70, 100, 130])
     assert spread([0, 0], 30, 0, 500) == pytest.approx([0, 30])  # held inside
+
+
+def test_turn_numbers_label_the_x_axis() -> None:
+    """Points numbered by turn (0: the start; sampled points skip numbers): the
+    ticks are round turn numbers, placed between the points around them."""
+    turns = [0, 3, 6, 10, 13, 17, 20]
+    places = tick_places(len(turns), turns)
+    assert [label for _, label in places] == [0, 5, 10, 15, 20]
+    assert places[0][0] == 1.0 and places[-1][0] == 7.0  # the first and last points
+    assert places[2][0] == 4.0  # turn 10 is the fourth point
+    assert 2 < places[1][0] < 3  # turn 5 lies between turns 3 and 6
+    series = [[0, 2, 5, 9, 11, 15, 18], [0, 1, 4, 6, 12, 13, 20]]
+    with recording_text() as texts:
+        score_chart(series, NAMES, "en", title="Scores", x_label="Turns", turns=turns)
+    ticks = {t.text for t in texts if t.role == "coordinate"}
+    assert {"0", "5", "10", "15", "20"} <= ticks
+    with pytest.raises(ValueError):
+        score_chart(series, NAMES, "en", title="S", x_label="T", turns=[0, 1])
+    assert tick_places(1, [0]) == [(1.0, 0)]
