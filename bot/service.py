@@ -9,7 +9,6 @@ the values it hands out (sessions, reports, standings) are in
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 from collections.abc import AsyncIterator, Mapping
@@ -88,7 +87,6 @@ class GameService:
         self.games = games if games is not None else registry.specs()
         self.limits = limits or Limits()
         self._decode = lru_cache(maxsize=64)(self._decode_uncached)
-        self._votes = asyncio.Lock()
         self.absence = Absence(self)
         self.undoing = Undoing(self)
 
@@ -325,32 +323,27 @@ class GameService:
 
     async def vote_cancel(self, channel_id: int, user_id: int, game_id: int) -> CancelVote:
         """A player agrees to cancel the running game; when every human still in
-        agrees, it is cancelled (the creator alone cannot, nor can anyone else)."""
-        async with self._votes:  # one read-modify-write of the tally at a time
-            session = await self.require_session(channel_id)
-            if session.id != game_id or session.record.status != "active":
-                raise UserError("button.old_game")
-            seat = session.seat_of(user_id)
-            if seat is None or session.seat(seat).resigned:
-                raise UserError("game.not_a_player")
-            key = f"cancel_votes:{game_id}"
-            agreed = set(filter(None, (await self.storage.get_meta(key) or "").split(",")))
-            agreed.add(str(user_id))
-            needed = {
-                str(s.user_id)
-                for s in session.record.seats
-                if s.user_id is not None and not s.is_bot and not s.resigned
-            }
-            if needed <= agreed:
-                record = await self._guard(
-                    self.storage.cancel_game(game_id, session.record.version)
-                )
-                return CancelVote(self._session(record), cancelled=True, waiting=())
-            await self.storage.set_meta(key, ",".join(sorted(agreed)))
-            waiting = tuple(
-                md(s.name) for s in session.record.seats if str(s.user_id) in needed - agreed
-            )
+        agrees, it is cancelled (the creator alone cannot, nor can anyone else).
+        The tally is the ``votes`` table, so clicks on two processes count once."""
+        session = await self.require_session(channel_id)
+        if session.id != game_id or session.record.status != "active":
+            raise UserError("button.old_game")
+        seat = session.seat_of(user_id)
+        if seat is None or session.seat(seat).out:
+            raise UserError("game.not_a_player")
+        votes = await self.storage.cast_vote(game_id, "cancel", user_id, "yes")
+        needed = [s for s in session.record.seats if s.user_id is not None and not s.ai_played]
+        waiting = tuple(md(s.name) for s in needed if s.user_id not in votes)
+        if waiting:
             return CancelVote(session, cancelled=False, waiting=waiting)
+        try:
+            record = await self.storage.cancel_game(game_id, session.record.version)
+        except StaleVersion:
+            now = await self.storage.get_game(game_id)  # the last two agreed at once?
+            if now is None or now.status != "cancelled":
+                raise UserError("game.stale") from None
+            record = now
+        return CancelVote(self._session(record), cancelled=True, waiting=())
 
     # ------------------------------------------------------------------ play
 

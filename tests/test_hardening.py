@@ -171,6 +171,21 @@ async def test_a_running_game_is_cancelled_only_by_every_player_or_a_moderator(
         await service.cancel_by_id(GUILD, other.id, is_moderator=False)
 
 
+async def test_the_last_two_agreeing_at_once_cancel_once(
+    service: GameService, storage: Storage
+) -> None:
+    """Both last clicks see a full tally (say, on two processes): one cancels,
+    the other finds it cancelled; neither fails."""
+    game = await started(service, 24, BOB, CAROL)
+    for user in (ALICE, BOB, CAROL):
+        await storage.cast_vote(game.id, "cancel", user, "yes")
+    both = await asyncio.gather(
+        service.vote_cancel(24, BOB, game.id), service.vote_cancel(24, CAROL, game.id)
+    )
+    assert [vote.cancelled for vote in both] == [True, True]
+    assert both[0].session.record.status == both[1].session.record.status == "cancelled"
+
+
 # --------------------------------------------------------------------------- 4. no squatting
 
 
