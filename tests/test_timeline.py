@@ -27,11 +27,10 @@ from games.desert import GAME as DESERT
 from games.desert.ai import choose_move as desert_bot
 from games.desert.state import DesertState
 from tests.contract import all_specs
+from tests.service_games import BOB, CHANNEL, start_desert
 
 SPECS = registry.specs()
 GAME_ID = 77
-GUILD, CHANNEL = 100, 200
-ALICE, BOB = 1, 2
 
 
 def players_for(key: str) -> int:
@@ -159,21 +158,6 @@ def test_a_log_that_does_not_replay_is_an_error() -> None:
 # --------------------------------------------------------------------------- the chart
 
 
-async def started(service: GameService, *joiners: int, bots: int = 0) -> Session:
-    await service.create(
-        kind_key="desert",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user_id=ALICE,
-        name="Alice",
-        bots=bots,
-    )
-    for user in joiners:
-        await service.join(CHANNEL, user, f"user{user}")
-    session = (await service.start(CHANNEL, ALICE)).after
-    return (await service.advance(session)).after
-
-
 async def human_turn(service: GameService, session: Session) -> Session:
     """The human to act plays what the AI would, as a real command."""
     seat = session.to_act[0]
@@ -189,7 +173,7 @@ async def human_turn(service: GameService, session: Session) -> Session:
 async def test_a_finished_game_gets_its_chart(
     service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    session = await started(service, bots=1)
+    session = await start_desert(service, bots=1)
     assert await final_chart(service, session, "en") is None  # still running
     for _ in range(200):
         if session.record.status != "active":
@@ -216,7 +200,7 @@ async def test_a_finished_game_gets_its_chart(
 
 
 async def test_a_game_ended_by_resignation_has_no_chart(service: GameService) -> None:
-    session = await started(service, BOB)
+    session = await start_desert(service, BOB)
     for _ in range(2):  # a whole round, so the game counts
         session = await human_turn(service, session)
     report = await service.resign(CHANNEL, BOB)

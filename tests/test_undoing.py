@@ -21,24 +21,7 @@ from bot.session import Session
 from bot.storage import Storage
 from games.core import Step
 from games.desert import GAME
-
-GUILD, CHANNEL = 100, 200
-ALICE, BOB, CAROL = 1, 2, 3
-
-
-async def started(service: GameService, *joiners: int, bots: int = 0) -> Session:
-    await service.create(
-        kind_key="desert",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user_id=ALICE,
-        name="Alice",
-        bots=bots,
-    )
-    for user in joiners:
-        await service.join(CHANNEL, user, f"user{user}")
-    report = await service.start(CHANNEL, ALICE, first=0)
-    return (await service.advance(report.after)).after
+from tests.service_games import ALICE, BOB, CAROL, CHANNEL, start_desert
 
 
 def user_of(session: Session, seat: int) -> int:
@@ -90,7 +73,7 @@ def water(session: Session, step: Step[Any]) -> bool:
 async def test_a_step_inside_ones_turn_is_taken_back_at_once(
     service: GameService, storage: Storage
 ) -> None:
-    session = await started(service, BOB)
+    session = await start_desert(service, BOB)
     before, command, after = await play_until(service, session, first_camel)
     mover = user_of(before, before.awaited[0])
     outcome = await service.undoing.request(CHANNEL, mover, datetime.now(UTC))
@@ -112,7 +95,7 @@ async def test_a_step_inside_ones_turn_is_taken_back_at_once(
 
 
 async def test_a_whole_turn_needs_every_other_player_to_agree(service: GameService) -> None:
-    session = await started(service, BOB, CAROL)
+    session = await start_desert(service, BOB, CAROL)
     before, _, after = await play_until(service, session, whole_turn)
     seat = before.awaited[0]
     mover = user_of(before, seat)
@@ -144,7 +127,7 @@ async def test_a_whole_turn_needs_every_other_player_to_agree(service: GameServi
 
 
 async def test_one_refusal_or_a_late_answer_keeps_the_move(service: GameService) -> None:
-    session = await started(service, BOB)
+    session = await start_desert(service, BOB)
     before, _, after = await play_until(service, session, whole_turn)
     seat = before.awaited[0]
     mover, other = user_of(before, seat), ({ALICE, BOB} - {user_of(before, seat)}).pop()
@@ -166,7 +149,7 @@ async def test_one_refusal_or_a_late_answer_keeps_the_move(service: GameService)
 
 
 async def test_a_move_made_meanwhile_ends_the_request(service: GameService) -> None:
-    session = await started(service, BOB)
+    session = await start_desert(service, BOB)
     before, _, after = await play_until(service, session, whole_turn)
     seat = before.awaited[0]
     mover = user_of(before, seat)
@@ -195,7 +178,7 @@ async def test_a_move_made_meanwhile_ends_the_request(service: GameService) -> N
 async def test_nothing_past_a_private_reveal(service: GameService) -> None:
     """A camel on a water hole shows its value to the mover only: undoing it
     would let him choose again knowing it."""
-    session = await started(service, BOB)
+    session = await start_desert(service, BOB)
     before, _, after = await play_until(service, session, water)
     mover = user_of(before, before.awaited[0])
     with pytest.raises(UserError) as info:
@@ -208,7 +191,7 @@ async def test_against_bots_the_turn_and_the_bots_replies_are_taken_back(
     service: GameService,
 ) -> None:
     """Alone with a bot, nobody is asked: the bot's replies go too."""
-    session = await started(service, bots=1)
+    session = await start_desert(service, bots=1)
     before, _, after = await play_until(service, session, whole_turn)
     outcome = await service.undoing.request(CHANNEL, ALICE, datetime.now(UTC))
     assert outcome.after is not None and outcome.asked == ()
@@ -220,7 +203,7 @@ async def test_refusals(service: GameService) -> None:
     with pytest.raises(UserError) as info:
         await service.undoing.request(CHANNEL, ALICE, datetime.now(UTC))
     assert info.value.key == "game.none_here"
-    session = await started(service, BOB)
+    session = await start_desert(service, BOB)
     waiting = ({ALICE, BOB} - {user_of(session, session.awaited[0])}).pop()
     with pytest.raises(UserError) as info:
         await service.undoing.request(CHANNEL, waiting, datetime.now(UTC))
