@@ -260,7 +260,7 @@ def command(args: list[str]) -> int:
         return 2
     force = "--force" in rest
     paths = [a for a in rest if a != "--force"]
-    if any(a in ("-h", "--help") for a in paths):
+    if asks_help(paths):
         print(
             f"{USAGE}\nCopies the database DATABASE_URL names to PATH, safely while the bot"
             " runs; --force overwrites an existing PATH."
@@ -276,8 +276,7 @@ def backup_command(target: str, force: bool) -> int:
     from bot.backup import BackupError, backup_database, human_size
 
     # Ctrl-C or SIGTERM stops the copy with its scratch file removed, and says so.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    stop_on_signals()
     try:
         made = backup_database(sqlite_path(load_database_url()), target, force=force)
     except (ConfigError, BackupError) as exc:
@@ -298,7 +297,7 @@ def backup_command(target: str, force: bool) -> int:
 
 def ratings_command(args: list[str]) -> int:
     """``python -m bot ratings rebuild``."""
-    if any(a in ("-h", "--help") for a in args):
+    if asks_help(args):
         print(
             f"{USAGE}\nratings rebuild recomputes every rating from the finished games in the"
             " database DATABASE_URL names, safely while the bot runs."
@@ -338,8 +337,7 @@ def ratings_command(args: list[str]) -> int:
 def finish_rebuild(url: str) -> int:
     """Run the rebuild on the database ``url`` names and say how it went."""
     # Ctrl-C or SIGTERM stops the rebuild; its transaction is rolled back.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    stop_on_signals()
     try:
         games, players = asyncio.run(rebuild_ratings(url))
     except StorageError as exc:
@@ -373,7 +371,7 @@ async def rebuild_ratings(url: str) -> tuple[int, int]:
 
 def migrate_command(args: list[str]) -> int:
     """``python -m bot migrate``."""
-    if any(a in ("-h", "--help") for a in args):
+    if asks_help(args):
         print(
             f"{USAGE}\nmigrate applies the pending migrations to the database DATABASE_URL names."
         )
@@ -407,7 +405,7 @@ def migrate_command(args: list[str]) -> int:
 
 def copy_db_command(args: list[str]) -> int:
     """``python -m bot copy-db FROM TO``."""
-    if any(a in ("-h", "--help") for a in args):
+    if asks_help(args):
         print(
             f"{USAGE}\ncopy-db copies every row of the database FROM into the empty database TO"
             " (sqlite:///… or postgresql://…, either way), then checks the copy."
@@ -424,8 +422,7 @@ def copy_db_command(args: list[str]) -> int:
         except ValueError as exc:
             print(f"{label}: {exc}", file=sys.stderr)
             return 2
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    stop_on_signals()
     try:
         report = asyncio.run(copy_database(args[0], args[1]))
     except CopyRefused as exc:
@@ -442,6 +439,17 @@ def copy_db_command(args: list[str]) -> int:
         return 130
     print(report.line())
     return 0
+
+
+def asks_help(args: Sequence[str]) -> bool:
+    return any(a in ("-h", "--help") for a in args)
+
+
+def stop_on_signals() -> None:
+    """Ctrl-C or SIGTERM interrupt a one-shot command (its transaction is rolled
+    back, its scratch file removed), so it can say so."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
 def storage_exit_code(exc: BaseException) -> int:

@@ -24,8 +24,8 @@ from bot.storage import Storage, UserSettings, Vacation, open_storage, postgres_
 from bot.storage.migrate import load_migrations
 from games.desert import GAME
 from tests.contract import all_specs
+from tests.service_games import CHANNEL, first_camel, play_until, start_desert, user_of
 from tests.test_service import lobby, play_turn_as_ai
-from tests.test_undoing import CHANNEL, first_camel, play_until, started, user_of
 
 GUILD = 100
 ALICE, BOB = 1, 2
@@ -43,7 +43,7 @@ async def fill(service: GameService, storage: Storage) -> None:
         session = await play_turn_as_ai(service, session)
     assert session.record.status == "finished"
 
-    session = await started(service, BOB)
+    session = await start_desert(service, BOB)
     before, _, _ = await play_until(service, session, first_camel)
     outcome = await service.undoing.request(CHANNEL, user_of(before, before.awaited[0]), _now())
     assert outcome.after is not None
