@@ -158,8 +158,7 @@ class Absence:
         # One vote at a time: on the seat that has waited longest. Its outcome
         # restarts the clock, so another late seat gets its own round.
         absent = (max(waiting, key=lambda s: spent[s]),)
-        fresh = await self.service.get(record.id) or session
-        return True, ClockNews(fresh, "expired", remind, absent, voters_for(fresh))
+        return True, ClockNews(session, "expired", remind, absent, voters_for(session))
 
     # ------------------------------------------------------------------ takeover
 

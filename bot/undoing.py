@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserError
+from bot.names import md
 from bot.replay import Row, replay
 from bot.session import Session
 from bot.storage import MoveRecord
@@ -102,7 +103,7 @@ class Undoing:
 
         before, verdict = await asyncio.to_thread(work)
         if verdict.verdict == "refuse":
-            raise UserError(verdict.reason, command=rows[0].notation)
+            raise UserError(verdict.reason, command=md(rows[0].notation))
         return UndoPlan(session, seat, rows, before, verdict)
 
     async def apply(self, plan: UndoPlan) -> Session:

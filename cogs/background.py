@@ -15,9 +15,7 @@ from discord.ext import commands, tasks
 
 from bot import i18n
 from bot.service import GameService
-from cogs.buttons import turn_view
-from cogs.flow import after_post, deliver_private, tell_parent
-from cogs.replies import game_message, post_to_channel, turn_lines
+from cogs.flow import post_ai_turns
 from cogs.votes import VOTE_ITEMS, tell_clock_news
 
 if TYPE_CHECKING:
@@ -53,19 +51,8 @@ class Background(commands.Cog):
                 continue  # a server this bot is no longer in
             try:
                 session = await self.service.get(record.id)
-                if session is None or not any(session.ai_plays(s) for s in session.to_act):
-                    continue
-                report = await self.service.advance(session)
-                if not report.turns:
-                    continue
-                after = report.after
-                lines = turn_lines(after, report.turns, after.lang)
-                message = await game_message(after, lines, after.lang, view=turn_view(after))
-                channel = self.bot.get_partial_messageable(record.channel_id)
-                posted = await post_to_channel(channel, message)
-                await after_post(self.bot, self.service, after, posted)
-                await deliver_private(self.bot, after, report.private_events())
-                await tell_parent(self.bot, session, after)
+                if session is not None and any(session.ai_plays(s) for s in session.to_act):
+                    await post_ai_turns(self.bot, self.service, session)
             except Exception:
                 log.exception("Resuming AI seats of game %s failed; skipped", record.id)
 

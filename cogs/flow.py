@@ -24,6 +24,7 @@ from cogs.replies import (
     board_link,
     describe,
     game_message,
+    post_to_channel,
     send_followup,
     title,
     turn_lines,
@@ -104,6 +105,29 @@ async def publish(
     for seat, events in ai.private_events().items():
         private[seat] = private.get(seat, ()) + events
     await deliver_private(interaction.client, ai.after, private, interaction)
+
+
+async def post_ai_turns(client: discord.Client, service: GameService, session: Session) -> bool:
+    """The AI plays what is due (bots, a seat just handed to it, turns a restart
+    interrupted) and its turns are posted through the channel, as a turn post
+    from a player would be: private news, the parent's line, the final chart.
+    False if there was nothing to play."""
+    report = await service.advance(session)
+    if not report.turns:
+        return False
+    after, lang = report.after, report.after.lang
+    lines = turn_lines(after, report.turns, lang)
+    message = await game_message(after, lines, lang, view=turn_view(after))
+    channel = client.get_partial_messageable(after.record.channel_id)
+    posted = await post_to_channel(channel, message)
+    await after_post(client, service, after, posted)
+    if report.ended:
+        chart = await final_chart(service, after, lang)
+        if chart is not None:
+            await channel.send(embed=chart[0], file=chart[1])
+    await tell_parent(client, session, after)
+    await deliver_private(client, after, report.private_events())
+    return True
 
 
 async def after_post(

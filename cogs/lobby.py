@@ -20,12 +20,12 @@ from bot.translator import cmd
 from cogs import options as game_options
 from cogs.boards import board_file, hand_file
 from cogs.buttons import DYNAMIC_ITEMS, cancel_vote_view, lobby_view, resign_view, vote_text
-from cogs.flow import publish
+from cogs.flow import post_ai_turns, publish
 from cogs.history import history_reply, replay_reply
 from cogs.lobby_text import lobby_lines, seat_lines
 from cogs.replies import describe, game_message, title
 from cogs.threads import open_thread
-from cogs.votes import answer_undo, play_ai_turns
+from cogs.votes import answer_undo
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -583,7 +583,7 @@ class Lobby(commands.Cog):
         )
         line = i18n.t(session.lang, "game.kicked", player=session.shown(seat))
         await announce(interaction, [line])
-        await play_ai_turns(interaction.client, self.service, session)
+        await post_ai_turns(interaction.client, self.service, session)
 
     @game.command(
         name=cmd("list", "cmd.game.list.name"),

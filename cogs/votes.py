@@ -14,18 +14,18 @@ import discord
 
 from bot import i18n
 from bot.absence import Choice, ClockNews, TakeoverTally
+from bot.names import md
 from bot.service import GameService
 from bot.session import Session
 from bot.undoing import UndoOutcome
 from cogs.buttons import guard, service_of, turn_view
-from cogs.flow import after_post, deliver_private
+from cogs.flow import after_post, post_ai_turns
 from cogs.replies import (
     board_link,
     game_message,
     post_to_channel,
     send_followup,
     title,
-    turn_lines,
 )
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,7 @@ class TakeoverButton(
             return
         await interaction.response.edit_message(content=text, view=None)
         if tally.decided == "bot":
-            await play_ai_turns(interaction.client, service, session)
+            await post_ai_turns(interaction.client, service, session)
 
 
 def takeover_text(tally: TakeoverTally) -> str:
@@ -112,20 +112,6 @@ def takeover_view(session: Session, seat: int, round_: int) -> discord.ui.View:
         TakeoverButton(session.id, seat, round_, "wait", i18n.t(lang, "button.takeover_wait"))
     )
     return view
-
-
-async def play_ai_turns(client: discord.Client, service: GameService, session: Session) -> None:
-    """The AI plays what is due (a seat just handed to it) and the turn is posted."""
-    report = await service.advance(session)
-    if not report.turns:
-        return
-    after = report.after
-    lines = turn_lines(after, report.turns, after.lang)
-    message = await game_message(after, lines, after.lang, view=turn_view(after))
-    channel = client.get_partial_messageable(after.record.channel_id)
-    posted = await post_to_channel(channel, message)
-    await after_post(client, service, after, posted)
-    await deliver_private(client, after, report.private_events())
 
 
 # --------------------------------------------------------------------------- clock news
@@ -253,11 +239,13 @@ class UndoVoteButton(
 
 
 def undo_text(outcome: UndoOutcome) -> str:
+    """Where the request stands; the command is a player's text, so escaped."""
     plan = outcome.plan
     session, lang = plan.session, plan.session.lang
     player = session.shown(plan.seat)
+    command = md(plan.command)
     if outcome.after is not None:
-        return i18n.t(lang, "undo.done", player=player, command=plan.command)
+        return i18n.t(lang, "undo.done", player=player, command=command)
     if outcome.refused_by is not None:
         return i18n.t(lang, "undo.refused", player=names(session, [outcome.refused_by]))
     pending = [u for u in outcome.asked if u not in outcome.agreed]
@@ -266,7 +254,7 @@ def undo_text(outcome: UndoOutcome) -> str:
         lang,
         "undo.ask",
         player=player,
-        command=plan.command,
+        command=command,
         reason=reason,
         waiting=", ".join(f"<@{u}>" for u in pending),
     )
@@ -291,13 +279,7 @@ async def post_undone(client: discord.Client, service: GameService, outcome: Und
     after = outcome.after
     if after is None:
         return
-    lang = after.lang
-    head = [
-        i18n.t(
-            lang, "undo.done", player=after.shown(outcome.plan.seat), command=outcome.plan.command
-        )
-    ]
-    message = await game_message(after, head, lang, view=turn_view(after))
+    message = await game_message(after, [undo_text(outcome)], after.lang, view=turn_view(after))
     channel = client.get_partial_messageable(after.record.channel_id)
     posted = await post_to_channel(channel, message)
     await after_post(client, service, after, posted)
@@ -308,13 +290,9 @@ async def answer_undo(
 ) -> None:
     """/game undo's reply: the new board when applied, else the vote, publicly."""
     if outcome.after is not None:
-        lang = outcome.after.lang
-        plan = outcome.plan
-        head = [
-            i18n.t(lang, "undo.done", player=plan.session.shown(plan.seat), command=plan.command)
-        ]
+        after = outcome.after
         await interaction.response.defer(thinking=True)
-        message = await game_message(outcome.after, head, lang, view=turn_view(outcome.after))
+        message = await game_message(after, [undo_text(outcome)], after.lang, view=turn_view(after))
         posted = await send_followup(interaction, message)
         await after_post(interaction.client, service, outcome.after, posted)
         return
