@@ -13,7 +13,7 @@ Start it, point discord.py at it, and drive the bot like users would::
 from . import permissions
 from .driver import CommandNotFound, DriverError, InvalidOption
 from .errors import ApiError
-from .gateway import ALL_INTENTS, PRIVILEGED
+from .gateway import ALL_INTENTS, PRIVILEGED, Session, shard_of
 from .interactions import Callback, FakeInteraction, Interaction, InteractionRecord
 from .locales import VALID_LOCALES
 from .server import FakeDiscord, RequestRecord
@@ -40,7 +40,9 @@ __all__ = [
     "Overwrite",
     "RequestRecord",
     "Role",
+    "Session",
     "User",
     "World",
     "permissions",
+    "shard_of",
 ]

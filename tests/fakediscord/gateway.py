@@ -38,6 +38,11 @@ ALL_INTENTS = (1 << 26) - 1
 DataFor = Callable[["Session"], JSON | None]
 
 
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that gets a guild's events (Discord's formula); DMs and guildless events: 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
 @dataclass
 class Session:
     id: str
@@ -48,12 +53,27 @@ class Session:
     resumable: bool = True
     connection: Connection | None = None
     buffer: deque[tuple[int, str]] = field(default_factory=lambda: deque(maxlen=2000))
+    ready_index: int = 0  # this session's IDENTIFY was the n-th READY (Gateway.ready_count)
+    attached: int = 0  # ordinal of its last IDENTIFY/RESUME: the highest is the newest session
+
+    @property
+    def connected(self) -> bool:
+        return self.connection is not None and self.connection.open
 
     def sees_guild(self, guild_id: int) -> bool:
+        """Whether this session's shard holds ``guild_id`` (unsharded sessions hold every guild)."""
+        return self.sees(guild_id)
+
+    def sees(self, guild_id: int | None) -> bool:
+        """Whether events of ``guild_id`` come here; ``None`` (DMs, guildless): shard 0 only."""
         if self.shard is None:
             return True
         shard_id, count = self.shard
-        return (guild_id >> 22) % count == shard_id
+        return shard_of(guild_id, count) == shard_id
+
+    def describe(self) -> str:
+        shard = "unsharded" if self.shard is None else f"shard {list(self.shard)}"
+        return f"session {self.id[:8]} ({shard})"
 
 
 class Connection:
@@ -123,30 +143,49 @@ class Gateway:
         self.identify_payloads: list[JSON] = []
         self.close_codes: list[int | None] = []
         self.compress_modes: list[str | None] = []  # ?compress= of each connection, in order
-        self._primary: Session | None = None
+        self._attachments = 0
         self.accepting = True
 
     # -- state ----------------------------------------------------------------------
     @property
     def connected(self) -> bool:
+        """Whether any session (of any shard, any process) has an open socket."""
         return self.live_session() is not None
 
+    def connected_sessions(self) -> list[Session]:
+        """Sessions with an open socket, newest (last identified or resumed) first."""
+        live = [s for s in self.sessions.values() if s.connected]
+        return sorted(live, key=lambda s: s.attached, reverse=True)
+
+    def sessions_for(self, guild_id: int | None) -> list[Session]:
+        """Connected sessions that get ``guild_id``'s events, newest first; ``None``: those that
+        get DMs and guildless interactions (shard 0 or unsharded)."""
+        return [s for s in self.connected_sessions() if s.sees(guild_id)]
+
     def live_session(self) -> Session | None:
-        """The session interactions go to: the newest one with an open socket."""
-        if self._primary and self._primary.connection and self._primary.connection.open:
-            return self._primary
-        for session in reversed(list(self.sessions.values())):
-            if session.connection is not None and session.connection.open:
-                return session
-        return None
+        """The newest connected session (of any shard); ``sessions_for`` picks per guild."""
+        found = self.connected_sessions()
+        return found[0] if found else None
 
     # -- dispatching ----------------------------------------------------------------
     async def dispatch(
-        self, event: str, data: JSON | DataFor, *, intent: int = 0, session: Session | None = None
+        self,
+        event: str,
+        data: JSON | DataFor,
+        *,
+        guild_id: int | None,
+        intent: int = 0,
+        session: Session | None = None,
     ) -> None:
-        targets = (
-            [session] if session is not None else [s for s in self.sessions.values() if s.resumable]
-        )
+        """Send ``event`` to every resumable session that sees ``guild_id`` (``None``: a DM or
+        guildless event, shard 0 only), or to ``session`` alone; ``data`` may be a function of
+        the session returning None to skip it. Disconnected sessions buffer it for RESUME."""
+        if session is not None:
+            if not session.sees(guild_id):
+                raise ValueError(f"{session.describe()} does not hold guild {guild_id}")
+            targets = [session]
+        else:
+            targets = [s for s in self.sessions.values() if s.resumable and s.sees(guild_id)]
         for target in targets:
             if intent and not target.intents & intent:
                 continue
@@ -165,9 +204,7 @@ class Gateway:
     async def guild_available(self, guild: Guild) -> None:
         """GUILD_CREATE for a guild the bot joined while connected."""
         await self.dispatch(
-            "GUILD_CREATE",
-            lambda s: self._guild_create(s, guild) if s.sees_guild(guild.id) else None,
-            intent=GUILDS,
+            "GUILD_CREATE", lambda s: self._guild_create(s, guild), guild_id=guild.id, intent=GUILDS
         )
 
     # -- control from tests -----------------------------------------------------------
@@ -288,15 +325,17 @@ class Gateway:
         self.sessions[session.id] = session
         conn.session = session
         session.connection = conn
-        self._primary = session
+        self._attachments += 1
+        session.attached = self._attachments
         await self._dispatch_to(session, "READY", self._ready(session))
         if intents & GUILDS:
             for guild in list(self.world.guilds.values()):
-                if session.sees_guild(guild.id):
+                if session.sees(guild.id):
                     await self._dispatch_to(
                         session, "GUILD_CREATE", self._guild_create(session, guild)
                     )
         self.ready_count += 1
+        session.ready_index = self.ready_count
         self.changed.notify()
         return True
 
@@ -327,7 +366,8 @@ class Gateway:
             if s > seq:
                 await conn.send(text)
         await self._dispatch_to(session, "RESUMED", {"_trace": ["fakediscord-gateway"]})
-        self._primary = session
+        self._attachments += 1
+        session.attached = self._attachments
         self.resume_count += 1
         self.changed.notify()
         return True
@@ -345,7 +385,7 @@ class Gateway:
 
     # -- payloads ---------------------------------------------------------------------
     def _ready(self, session: Session) -> JSON:
-        guild_ids = [g for g in self.world.guilds if session.sees_guild(g)]
+        guild_ids = [g for g in self.world.guilds if session.sees(g)]
         data: JSON = {
             "v": 10,
             "user": payloads.current_user(self.bot),
@@ -381,8 +421,8 @@ class Gateway:
 
     async def _members_chunk(self, session: Session, d: JSON) -> None:
         guild = self.world.guilds.get(int(d.get("guild_id") or 0))
-        if guild is None:
-            return
+        if guild is None or not session.sees(guild.id):
+            return  # a guild of another shard: this session gets no chunk for it
         query = str(d.get("query") or "").lower()
         limit = int(d.get("limit") or 0)
         wanted = {int(u) for u in d.get("user_ids") or []}

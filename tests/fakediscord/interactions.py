@@ -58,6 +58,7 @@ class InteractionRecord:
     name: str | None = None
     focused_type: int | None = None  # autocomplete: type of the focused option
     source: Message | None = None  # component interactions: the message clicked
+    session_id: str | None = None  # the gateway session it was dispatched to
     dispatched_at: float | None = None
     response: Callback | None = None
     original: Message | None = None
@@ -88,6 +89,11 @@ class FakeInteraction:
     @property
     def token(self) -> str:
         return self.record.token
+
+    @property
+    def session_id(self) -> str | None:
+        """The gateway session (``fake.gateway.sessions[...]``) it was dispatched to."""
+        return self.record.session_id
 
     @property
     def payload(self) -> JSON:

@@ -61,7 +61,10 @@ class MessageHub:
             return
         await self.thread_message(message)
         await self.gateway.dispatch(
-            "MESSAGE_CREATE", self._message_event(message), intent=self._message_intent(message)
+            "MESSAGE_CREATE",
+            self._message_event(message),
+            guild_id=message.guild_id,
+            intent=self._message_intent(message),
         )
 
     async def message_updated(self, message: Message) -> None:
@@ -75,7 +78,10 @@ class MessageHub:
         if message.ephemeral:
             return
         await self.gateway.dispatch(
-            "MESSAGE_UPDATE", self._message_event(message), intent=self._message_intent(message)
+            "MESSAGE_UPDATE",
+            self._message_event(message),
+            guild_id=message.guild_id,
+            intent=self._message_intent(message),
         )
 
     async def message_deleted(self, message: Message) -> None:
@@ -88,17 +94,20 @@ class MessageHub:
         data: JSON = {"id": str(message.id), "channel_id": str(message.channel_id)}
         if message.guild_id is not None:
             data["guild_id"] = str(message.guild_id)
-        await self.gateway.dispatch("MESSAGE_DELETE", data, intent=self._message_intent(message))
+        await self.gateway.dispatch(
+            "MESSAGE_DELETE",
+            data,
+            guild_id=message.guild_id,
+            intent=self._message_intent(message),
+        )
 
     def _message_intent(self, message: Message) -> int:
         return GUILD_MESSAGES if message.guild_id is not None else DIRECT_MESSAGES
 
-    def _message_event(self, message: Message) -> Callable[[Session], JSON | None]:
+    def _message_event(self, message: Message) -> Callable[[Session], JSON]:
         full = payloads.message(message, self.world, gateway=True)
 
-        def body(session: Session) -> JSON | None:
-            if message.guild_id is not None and not session.sees_guild(message.guild_id):
-                return None
+        def body(session: Session) -> JSON:
             privileged = (
                 message.author.id != self.bot_user.id
                 and message.guild_id is not None

@@ -109,7 +109,7 @@ class _Handlers:
         return ok(
             {
                 "url": self.fake.gateway_url,
-                "shards": 1,
+                "shards": self.fake.shards,
                 "session_start_limit": {
                     "total": 1000,
                     "remaining": 999,

@@ -240,9 +240,8 @@ class _Handlers:
         if "topic" in body:
             channel.topic = topic
         data = payloads.channel(channel)
-        guild_id = channel.guild_id
         await self.fake.gateway.dispatch(
-            "CHANNEL_UPDATE", lambda s: data if s.sees_guild(guild_id) else None, intent=GUILDS
+            "CHANNEL_UPDATE", data, guild_id=channel.guild_id, intent=GUILDS
         )
         return ok(data)
 

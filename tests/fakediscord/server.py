@@ -18,7 +18,7 @@ from .commands import CommandStore
 from .driver import InteractionBuilder
 from .driving import Driving
 from .errors import ApiError, method_not_allowed, not_found, unauthorized
-from .gateway import ALL_INTENTS, Gateway
+from .gateway import ALL_INTENTS, Gateway, Session
 from .interactions import InteractionRecord
 from .message_hub import MessageHub
 from .messages import MessageFactory
@@ -61,6 +61,7 @@ class FakeDiscord(WorldApi, MessageHub, Driving, ThreadHub):
         allowed_intents: int = ALL_INTENTS,
         host: str = "127.0.0.1",
         port: int = 0,
+        shards: int = 1,
     ) -> None:
         self.ids = SnowflakeGenerator()
         self.world = World(self.ids)
@@ -73,6 +74,7 @@ class FakeDiscord(WorldApi, MessageHub, Driving, ThreadHub):
         self.token_lifetime = token_lifetime
         self.default_bot_permissions = perms.DEFAULT_BOT
         self.application_flags = 0
+        self.shards = shards  # GET /gateway/bot's recommended shard count (a plain attribute)
         self.commands = CommandStore(self.application_id, self.ids)
         self.gateway = Gateway(
             self.world,
@@ -180,16 +182,22 @@ class FakeDiscord(WorldApi, MessageHub, Driving, ThreadHub):
         """How many IDENTIFYs got READY + GUILD_CREATEs (pass to ``wait_ready(after=...)``)."""
         return self.gateway.ready_count
 
-    async def wait_ready(self, timeout: float = 10.0, *, after: int | None = None) -> None:
-        """Until a bot has identified and got its GUILD_CREATEs (``after``: a newer identify than
-        that ready_count, e.g. after restarting the bot process) and is still connected."""
+    async def wait_ready(
+        self, timeout: float = 10.0, *, after: int | None = None, count: int = 1
+    ) -> list[Session]:
+        """Until ``count`` sessions have identified and got their GUILD_CREATEs (``after``: with
+        newer identifies than that ready_count, e.g. after restarting a bot process) and are still
+        connected. A process with two shards identifies twice: ``count=2``. Returns those
+        sessions, newest first."""
         gw = self.gateway
+        floor = after or 0
 
-        def ok() -> bool:
-            fresh = gw.ready_count > after if after is not None else gw.ready_count > 0
-            return fresh and gw.connected
+        def fresh() -> list[Session]:
+            found = [s for s in gw.connected_sessions() if s.ready_index > floor]
+            return found if len(found) >= count else []
 
-        await gw.changed.wait_for(ok, timeout, "a bot to connect and identify")
+        what = f"{count} bot session(s) to connect and identify"
+        return await gw.changed.wait_for(fresh, timeout, what)
 
     async def wait_resumed(self, timeout: float = 10.0, *, after: int = 0) -> None:
         gw = self.gateway

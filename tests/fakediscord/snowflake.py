@@ -19,21 +19,31 @@ class SnowflakeGenerator:
         self._last = 0
         self._lock = threading.Lock()
 
-    def next(self) -> int:
+    def next(self, *, shard: tuple[int, int] | None = None) -> int:
+        """A fresh id, greater than every earlier one; ``shard=(shard_id, shard_count)``: one
+        whose ``(id >> 22) % shard_count == shard_id`` (its timestamp moves up to
+        ``shard_count - 1`` ms ahead), as Discord routes a guild id to a shard."""
+        if shard is not None:
+            shard_id, count = shard
+            if not 0 <= shard_id < count:
+                raise ValueError(f"no shard {shard_id} among {count} shards")
         with self._lock:
             ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
-            value = (
-                (ms << 22)
-                | (self._worker << 17)
-                | (self._process << 12)
-                | (self._increment & 0xFFF)
-            )
-            self._increment += 1
+            value = self._compose(ms)
             # keep ids strictly increasing even within one millisecond / counter wrap
             if value <= self._last:
                 value = self._last + 1
+            if shard is not None:
+                ms = value >> 22
+                ahead = (shard_id - ms) % count
+                if ahead:  # a later millisecond: greater than _last, whose ms is <= this one's
+                    value = self._compose(ms + ahead)
+            self._increment += 1
             self._last = value
             return value
+
+    def _compose(self, ms: int) -> int:
+        return (ms << 22) | (self._worker << 17) | (self._process << 12) | (self._increment & 0xFFF)
 
 
 def snowflake_time(snowflake: int) -> dt.datetime:

@@ -291,17 +291,16 @@ class ThreadHub:
         even_hidden: bool = False,
     ) -> None:
         """Dispatch to sessions that see the guild and (unless ``even_hidden``) the thread."""
-        guild_id = thread.guild_id or 0
         bot_id = self.bot_user.id
 
         def body(session: Session) -> JSON | None:
-            if not session.sees_guild(guild_id) or (also is not None and not also(session)):
+            if also is not None and not also(session):
                 return None
             if not even_hidden and not self.world.permissions_in(thread, bot_id):
                 return None
             return data
 
-        await self.gateway.dispatch(event, body, intent=intent)
+        await self.gateway.dispatch(event, body, guild_id=thread.guild_id, intent=intent)
 
 
 def _now() -> dt.datetime:

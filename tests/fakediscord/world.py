@@ -245,8 +245,16 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, owner: User, *, locale: str = "en-US") -> Guild:
-        guild = Guild(self.ids.next(), name, owner.id, preferred_locale=locale)
+    def add_guild(
+        self,
+        name: str,
+        owner: User,
+        *,
+        locale: str = "en-US",
+        shard: tuple[int, int] | None = None,
+    ) -> Guild:
+        """``shard=(shard_id, shard_count)``: an id that lands on that shard."""
+        guild = Guild(self.ids.next(shard=shard), name, owner.id, preferred_locale=locale)
         guild.roles[guild.id] = Role(guild.id, guild.id, "@everyone", perms.DEFAULT_EVERYONE)
         self.guilds[guild.id] = guild
         self.add_member(guild, owner)

@@ -8,7 +8,7 @@ from typing import Any
 
 from . import payloads
 from . import permissions as perms
-from .gateway import GUILD_MEMBERS, GUILDS, Gateway, Session
+from .gateway import GUILD_MEMBERS, GUILDS, Gateway
 from .world import Channel, Guild, Member, Overwrite, Role, User, World
 
 JSON = dict[str, Any]
@@ -34,8 +34,11 @@ class WorldApi:
         *,
         locale: str = "en-US",
         bot_permissions: perms.PermissionsLike | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        guild = self.world.add_guild(name, owner, locale=locale)
+        """A guild ``owner`` created, the bot in it; ``shard=(shard_id, shard_count)`` picks an id
+        whose events go to that shard (``(id >> 22) % shard_count == shard_id``)."""
+        guild = self.world.add_guild(name, owner, locale=locale, shard=shard)
         bot_perms = (
             self.default_bot_permissions
             if bot_permissions is None
@@ -98,11 +101,8 @@ class WorldApi:
     def dm_channel(self, user: User) -> Channel:
         return self.world.dm_channel(user)
 
-    def _emit(self, event: str, data: JSON, intent: int, guild_id: int | None) -> None:
-        def body(session: Session) -> JSON | None:
-            return data if guild_id is None or session.sees_guild(guild_id) else None
-
-        self._spawn(self.gateway.dispatch(event, body, intent=intent))
+    def _emit(self, event: str, data: JSON, intent: int, guild_id: int) -> None:
+        self._spawn(self.gateway.dispatch(event, data, guild_id=guild_id, intent=intent))
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         try:
