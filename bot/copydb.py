@@ -36,7 +36,9 @@ from bot.storage import (
 from bot.storage.sqlite import MEMORY
 from games.core import GameSpec
 
-# Every table, parents first, with the columns that identify a row.
+# Every table, parents first, with the columns that identify a row. Not `leases`:
+# they name running processes, which do not move with the data (copy with the bot
+# stopped; the new database's first processes take them afresh).
 TABLES: dict[str, tuple[str, ...]] = {
     "games": ("id",),
     "seats": ("game_id", "seat"),

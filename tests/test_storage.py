@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import closing
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from bot.storage import (
     NotInLobby,
     NotSeated,
     ResultRow,
+    Shards,
     SqliteStorage,
     StaleVersion,
     Storage,
@@ -184,7 +185,7 @@ async def test_migrations_idempotent(db_path: Path) -> None:
     with closing(sqlite3.connect(db_path)) as raw:
         first = raw.execute("SELECT * FROM schema_migrations").fetchall()
         schema = raw.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
-    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1, 2, 3, 4, 5, 6]
+    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1, 2, 3, 4, 5, 6, 7]
     async with SqliteStorage(db_path):  # reopen: nothing to do
         pass
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:
@@ -482,6 +483,130 @@ async def test_idle_lobbies(store: Storage) -> None:
     for bad in ("yesterday", "2026-01-01T00:00:00", ""):
         with pytest.raises(InvalidRequest):
             await store.idle_lobbies(bad)
+
+
+# --------------------------------------------------------------------------- shards
+
+# Guilds spread over shards: (guild_id >> 22) % count, high bits included.
+SHARDED_GUILDS = (
+    GUILD,  # 1000 >> 22 == 0: shard 0 of any count
+    (1 << 22) | 5,
+    (2 << 22) | 77,
+    (3 << 22) | (1 << 21),  # the bits below 22 never count
+    (7 << 22) | 1,
+    1234567890123456789,  # a real-sized snowflake: 294343922167 -> 3 of 4
+    (1 << 62) | (6 << 22) | 12345,  # the 63rd bit set
+    2**63 - 1,  # the largest a database holds: 2199023255551 -> 3 of 4
+)
+SHARDINGS = (
+    Shards(1, frozenset({0})),  # one shard: everything
+    Shards(4, frozenset({0})),
+    Shards(4, frozenset({1, 3})),
+    Shards(4, frozenset({0, 1, 2, 3})),
+    Shards(3, frozenset({2})),
+    Shards(16, frozenset({7, 15})),
+    Shards(1000, frozenset({0, 999})),
+)
+
+
+def test_shards_use_discords_formula() -> None:
+    four = {i: Shards(4, frozenset({i})) for i in range(4)}
+    assert [i for g in SHARDED_GUILDS for i in range(4) if four[i].owns(g)] == [
+        0, 1, 2, 3, 3, 3, 2, 3
+    ]  # fmt: skip
+    assert Shards(16, frozenset({7})).owns(1234567890123456789)
+    assert Shards(3, frozenset({1})).owns(2**63 - 1)
+    assert all(Shards(1, frozenset({0})).owns(g) for g in SHARDED_GUILDS)
+    assert Shards(2, {1}).ids == frozenset({1})  # type: ignore[arg-type]  # frozen on the way in
+    for count, ids in ((0, {0}), (-1, {0}), (2, set()), (2, {2}), (2, {-1}), (True, {0})):
+        with pytest.raises(InvalidRequest):
+            Shards(count, frozenset(ids))
+    with pytest.raises(InvalidRequest):
+        Shards(2, frozenset({"0"}))  # type: ignore[arg-type]
+
+
+async def sharded_games(s: Storage) -> tuple[list[GameRecord], list[GameRecord]]:
+    """In every guild of SHARDED_GUILDS an active game with a clock, then a lobby."""
+    active, lobbies = [], []
+    for n, guild in enumerate(SHARDED_GUILDS):
+        g = await s.create_game("desert", guild, 100 + n, 10, "A", {}, 1, clock_hours=2)
+        g = await s.add_seat(g.id, g.version, None, "Bot", True)
+        active.append(await s.start_game(g.id, g.version, [0, 1], {}))
+    for n, guild in enumerate(SHARDED_GUILDS):
+        lobbies.append(await s.create_game("desert", guild, 200 + n, 10, "A", {}, 1))
+    return active, lobbies
+
+
+async def test_due_clocks_by_shard(store: Storage) -> None:
+    active, _ = await sharded_games(store)
+    later = "2999-01-01T00:00:00+00:00"
+    everything = await store.due_clocks(later)
+    assert everything == sorted(active, key=lambda g: (g.clock_due, g.id))
+    assert await store.due_clocks(later, shards=None) == everything
+    for shards in SHARDINGS:
+        mine = await store.due_clocks(later, shards=shards)
+        assert mine == [g for g in everything if shards.owns(g.guild_id)], shards
+        assert await store.due_clocks(later, 1, shards=shards) == mine[:1]
+    three = await store.due_clocks(later, shards=Shards(4, frozenset({3})))
+    assert [g.guild_id for g in three] == [
+        (3 << 22) | (1 << 21),
+        (7 << 22) | 1,
+        *SHARDED_GUILDS[5::2],
+    ]
+    assert await store.due_clocks(active[0].created_at, shards=SHARDINGS[0]) == []  # none due yet
+
+
+async def test_active_games_after_by_shard(store: Storage) -> None:
+    active, lobbies = await sharded_games(store)
+    for shards in SHARDINGS:
+        mine = [g for g in active if shards.owns(g.guild_id)]
+        assert await store.active_games_after(0, shards=shards) == mine, shards
+        seen: list[GameRecord] = []  # pages of one: the limit counts this shard's games only
+        while page := await store.active_games_after(seen[-1].id if seen else 0, 1, shards=shards):
+            seen += page
+        assert seen == mine
+        both = await store.active_games_after(0, 100, ("lobby", "active"), shards=shards)
+        assert both == sorted(
+            mine + [g for g in lobbies if shards.owns(g.guild_id)], key=lambda g: g.id
+        )
+    assert await store.active_games_after(0, shards=None) == active
+    two = await store.active_games_after(0, 100, "lobby", shards=Shards(4, frozenset({2})))
+    assert [g.guild_id for g in two] == [(2 << 22) | 77, (1 << 62) | (6 << 22) | 12345]
+    assert await store.active_games_after(0, statuses=(), shards=SHARDINGS[1]) == []
+
+
+async def test_shard_filters_keep_their_indexes(sqlite_store: SqliteStorage, db_path: Path) -> None:
+    """SQLite only (PostgreSQL's plans depend on its statistics): the shard filter
+    is one more condition, the three queries still search the same indexes."""
+    await sharded_games(sqlite_store)
+    readers = sqlite_store._readers  # white-box: the statements as run, values bound
+    assert readers is not None
+    ran: list[str] = []
+    for reader in list(readers._queue):  # type: ignore[attr-defined]
+        await reader.set_trace_callback(ran.append)
+    later, shards = "2999-01-01T00:00:00+00:00", Shards(4, frozenset({1, 3}))
+    for each in (None, shards):
+        await sqlite_store.due_clocks(later, shards=each)
+        await sqlite_store.active_games_after(0, shards=each)
+        await sqlite_store.idle_lobbies(later, shards=each)
+    queries = [sql for sql in ran if sql.startswith("SELECT * FROM games")]
+    assert len(queries) == 6 and all("guild_id >> 22" in sql for sql in queries[3:])
+    with closing(sqlite3.connect(db_path)) as raw:
+        plans = [[row[3] for row in raw.execute(f"EXPLAIN QUERY PLAN {sql}")] for sql in queries]
+    assert plans[3:] == plans[:3]
+    assert all(p[0].startswith("SEARCH games USING INDEX ") for p in plans), plans
+
+
+async def test_idle_lobbies_by_shard(store: Storage) -> None:
+    _, lobbies = await sharded_games(store)
+    later = "2999-01-01T00:00:00+00:00"
+    assert await store.idle_lobbies(later, shards=None) == lobbies  # oldest update first
+    for shards in SHARDINGS:
+        mine = await store.idle_lobbies(later, shards=shards)
+        assert mine == [g for g in lobbies if shards.owns(g.guild_id)], shards
+    zero = await store.idle_lobbies(later, shards=Shards(4, frozenset({0})))
+    assert [g.id for g in zero] == [lobbies[0].id]
+    assert await store.idle_lobbies(lobbies[0].updated_at, shards=SHARDINGS[0]) == []
 
 
 # --------------------------------------------------------------------------- moves
@@ -1049,7 +1174,9 @@ async def test_pg_migrations_idempotent(pg_empty_url: str) -> None:
     async with storage_for(pg_empty_url):
         pass
     first, schema = await pg_schema(pg_empty_url)
-    assert [r[0] for r in first] == [m.version for m in load_pg_migrations()] == [1, 2, 3, 4, 5, 6]
+    assert (
+        [r[0] for r in first] == [m.version for m in load_pg_migrations()] == [1, 2, 3, 4, 5, 6, 7]
+    )
     assert [r[1] for r in first] == [m.name for m in load_migrations()]  # same names as SQLite's
     async with storage_for(pg_empty_url):  # reopen: nothing to do
         pass
@@ -1067,7 +1194,7 @@ async def test_pg_two_processes_starting_at_once_migrate_once(pg_empty_url: str)
     await asyncio.gather(*(s.open() for s in stores))
     try:
         applied, _ = await pg_schema(pg_empty_url)
-        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6]
+        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6, 7]
         g = await new_active(stores[0])
         assert await stores[3].get_game(g.id) == g
     finally:
@@ -1206,3 +1333,140 @@ async def test_games_ending_at_once_rate_as_a_rebuild_does(db_url: str) -> None:
         assert len(together) == 3
         assert await b.rebuild_ratings() == 24
         assert await a.all_ratings() == together  # exactly: same floats, same order
+
+
+# --------------------------------------------------------------------------- leases
+
+T0 = datetime(2026, 1, 1, 12, tzinfo=UTC)
+
+
+def at(minutes: float, tz: timezone = UTC) -> str:
+    """T0 plus ``minutes``, as ISO-8601 in the time zone ``tz``."""
+    return (T0 + timedelta(minutes=minutes)).astimezone(tz).isoformat()
+
+
+async def test_lease_lifecycle(store: Storage) -> None:
+    assert await store.take_lease("sync", "a", at(0), at(10))  # free
+    assert not await store.take_lease("sync", "b", at(5), at(15))  # held by another
+    assert await store.take_lease("resume", "b", at(5), at(15))  # another lease: free
+    assert await store.take_lease("sync", "a", at(9), at(20))  # its holder extends it…
+    assert not await store.take_lease("sync", "b", at(12), at(22))  # …past 10
+    assert not await store.take_lease("sync", "b", at(19.99), at(30))
+    assert await store.take_lease("sync", "b", at(20), at(30))  # expired (expires_at <= now)
+    assert not await store.take_lease("sync", "a", at(21), at(31))  # taken over: a lost it
+    await store.release_lease("sync", "a")  # not a's to release: nothing happens
+    assert not await store.take_lease("sync", "c", at(22), at(32))
+    await store.release_lease("sync", "b")
+    assert await store.take_lease("sync", "c", at(22), at(32))  # released: free again
+    await store.release_lease("sync", "c")
+    await store.release_lease("sync", "c")  # twice, or a lease nobody took: nothing happens
+    await store.release_lease("never", "c")
+    assert await store.take_lease("resume", "b", at(14), at(14.5))  # its holder may shorten it
+    assert not await store.take_lease("resume", "a", at(14.4), at(17))
+    assert await store.take_lease("resume", "a", at(14.5), at(17))
+    assert await store.take_lease("resume", "a", at(40), at(50))  # its own, expired: taken again
+
+
+async def test_lease_times_compare_as_instants(store: Storage) -> None:
+    """Any ISO form with an offset: the stored text compares as the instants do."""
+    plus2, minus5 = timezone(timedelta(hours=2)), timezone(timedelta(hours=-5))
+    assert await store.take_lease("sync", "a", at(0, plus2), at(10, minus5))
+    assert not await store.take_lease("sync", "b", at(9, minus5), at(20))
+    assert not await store.take_lease("sync", "b", at(9.999).replace("+00:00", "Z"), at(20))
+    assert await store.take_lease("sync", "b", at(10, plus2), at(20, plus2))  # 10:00 is 10:00
+    whole = at(30).replace("+00:00", "Z")  # no microseconds written: still a time
+    assert await store.take_lease("sync", "b", at(20, minus5), whole)
+    assert not await store.take_lease("sync", "a", at(29.999), at(40))
+    assert await store.take_lease("sync", "a", at(30, minus5), at(40))
+
+
+async def test_lease_requests_are_checked(store: Storage) -> None:
+    bad = (
+        ("", "a", at(0), at(1)),
+        ("  ", "a", at(0), at(1)),
+        ("sync", "", at(0), at(1)),
+        ("sync", " ", at(0), at(1)),
+        ("sync", "a", at(1), at(1)),  # until must come after now
+        ("sync", "a", at(2), at(1)),
+        ("sync", "a", at(1, timezone(timedelta(hours=1))), at(0)),  # 12:01 is not before 12:00
+        ("sync", "a", "2026-01-01T12:00:00", at(1)),  # no offset
+        ("sync", "a", at(0), "soon"),
+        ("sync", "a", at(0), ""),
+    )
+    for name, holder, now, until in bad:
+        with pytest.raises(InvalidRequest):
+            await store.take_lease(name, holder, now, until)
+    for name, holder in (("", "a"), ("sync", ""), (" ", "a")):
+        with pytest.raises(InvalidRequest):
+            await store.release_lease(name, holder)
+    assert await store.take_lease("sync", "b", at(0), at(1))  # nothing was written
+
+
+async def test_racing_lease_takers_one_wins(db_url: str) -> None:
+    """Many takers at once, on one storage and on two (two processes): for a free
+    lease, and for an expired one, exactly one True every time."""
+    async with storage_for(db_url) as a, storage_for(db_url) as b:
+        for round_ in range(8):
+            name = f"job-{round_}"
+            one = await asyncio.gather(
+                *(a.take_lease(name, f"p{i}", at(0), at(10)) for i in range(8))
+            )
+            assert sorted(one) == [False] * 7 + [True], one
+            winner = f"p{one.index(True)}"
+            assert await b.take_lease(name, winner, at(1), at(10))  # the winner holds it
+            takers = [(s, f"q{i}") for i, s in enumerate((a, b) * 4)]
+            two = await asyncio.gather(*(s.take_lease(name, h, at(10), at(20)) for s, h in takers))
+            assert sorted(two) == [False] * 7 + [True], two  # expired: one takes it over
+            assert not await a.take_lease(name, winner, at(11), at(20))
+            fresh = f"free-{round_}"
+            both = await asyncio.gather(*(s.take_lease(fresh, h, at(0), at(5)) for s, h in takers))
+            assert sorted(both) == [False] * 7 + [True], both
+            await asyncio.gather(*(s.release_lease(fresh, h) for s, h in takers))
+            assert await a.take_lease(fresh, "later", at(1), at(5))  # its holder let it go
+
+
+@pytest.fixture
+async def empty_db_url(
+    backend: str, db_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[str]:
+    """A database of this test's own with no tables yet, on each backend."""
+    if backend == "sqlite":
+        yield f"sqlite:///{db_path}"
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    url = await server.create_database(migrated=False)
+    yield url
+    await server.drop_database(url)
+
+
+async def test_migration_7_adds_leases_to_a_database_at_6(empty_db_url: str) -> None:
+    """An existing database (at 006, with games) gains the leases table, data intact."""
+    if empty_db_url.startswith("sqlite:"):
+        shipped = load_migrations()
+
+        def storage(migrations: tuple[Migration, ...]) -> Storage:
+            return SqliteStorage(sqlite_path(empty_db_url), migrations=migrations)
+
+        missing: type[Exception] = sqlite3.OperationalError
+    else:
+        shipped = load_pg_migrations()
+        dsn = postgres_settings(empty_db_url)[0]
+
+        def storage(migrations: tuple[Migration, ...]) -> Storage:
+            return PostgresStorage(dsn, migrations=migrations)
+
+        missing = asyncpg.UndefinedTableError
+    assert [(m.version, m.name) for m in shipped[6:]] == [(7, "leases")]
+    async with storage(shipped[:6]) as s:
+        g = await new_active(s)
+        lobby = await s.create_game("desert", OTHER_GUILD, 2, 20, "Bob", {}, 3, clock_hours=4)
+        with pytest.raises(missing):
+            await s.take_lease("sync", "a", at(0), at(1))
+    async with storage(shipped) as s:
+        assert await s.get_game(g.id) == g
+        assert await s.get_game(lobby.id) == lobby
+        assert await s.take_lease("sync", "a", at(0), at(1))
+        assert not await s.take_lease("sync", "b", at(0), at(1))
+    async with storage(shipped) as s:  # and it stays: leases outlive a restart
+        assert not await s.take_lease("sync", "b", at(0.5), at(1))
+        assert await s.take_lease("sync", "b", at(1), at(2))

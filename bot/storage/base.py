@@ -162,6 +162,34 @@ class RatingRow:
     sigma: float
 
 
+@dataclass(frozen=True, slots=True)
+class Shards:
+    """The Discord shards one process runs: ``ids`` out of ``count``.
+
+    A guild belongs to shard ``(guild_id >> 22) % count`` (Discord's formula);
+    the background queries take ``shards=`` to see only the guilds it owns.
+    """
+
+    count: int
+    ids: frozenset[int]
+
+    def __post_init__(self) -> None:
+        if isinstance(self.count, bool) or not isinstance(self.count, int) or self.count < 1:
+            raise InvalidRequest(f"a shard count is a whole number >= 1, not {self.count!r}")
+        ids = frozenset(self.ids)  # a set or list given by mistake is frozen, not shared
+        if not ids:
+            raise InvalidRequest("a process runs at least one shard")
+        if not all(isinstance(i, int) and not isinstance(i, bool) for i in ids):
+            raise InvalidRequest(f"shard ids are whole numbers, not {sorted(map(repr, ids))}")
+        if not all(0 <= i < self.count for i in ids):
+            raise InvalidRequest(f"shard ids must be within 0..{self.count - 1}: {sorted(ids)}")
+        object.__setattr__(self, "ids", ids)
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether ``guild_id`` is on one of these shards."""
+        return (guild_id >> 22) % self.count in self.ids
+
+
 def results_for(
     seats: Sequence[SeatRecord],
     scores: Sequence[int],
@@ -324,10 +352,16 @@ class Storage(Protocol):
         ...
 
     async def active_games_after(
-        self, after_id: int, limit: int = 100, statuses: Collection[str] = ("active",)
+        self,
+        after_id: int,
+        limit: int = 100,
+        statuses: Collection[str] = ("active",),
+        *,
+        shards: Shards | None = None,
     ) -> list[GameRecord]:
-        """Games of every guild with one of ``statuses`` and ``id > after_id``, in id
-        order, at most ``limit``: page through them all by passing the last id seen
+        """Games of every guild (with ``shards``: of the guilds on those shards)
+        with one of ``statuses`` and ``id > after_id``, in id order, at most
+        ``limit``: page through them all by passing the last id seen
         (``after_id=0`` first) until a page comes back shorter than ``limit``."""
         ...
 
@@ -336,9 +370,10 @@ class Storage(Protocol):
         seats included: check ``seats[…].resigned``), in id order."""
         ...
 
-    async def idle_lobbies(self, before: str) -> list[GameRecord]:
-        """Lobbies of every guild last updated before ``before`` (ISO-8601 with a UTC
-        offset, e.g. ``datetime.now(UTC).isoformat()``), oldest update first."""
+    async def idle_lobbies(self, before: str, *, shards: Shards | None = None) -> list[GameRecord]:
+        """Lobbies of every guild (with ``shards``: of the guilds on those shards)
+        last updated before ``before`` (ISO-8601 with a UTC offset, e.g.
+        ``datetime.now(UTC).isoformat()``), oldest update first."""
         ...
 
     async def add_seat(
@@ -434,8 +469,11 @@ class Storage(Protocol):
 
     # ---------------------------------------------------------------- async play
 
-    async def due_clocks(self, now: str, limit: int = 100) -> list[GameRecord]:
-        """Active games whose clock is due at ``now`` (ISO-8601 UTC), soonest first."""
+    async def due_clocks(
+        self, now: str, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[GameRecord]:
+        """Active games (with ``shards``: of the guilds on those shards) whose clock
+        is due at ``now`` (ISO-8601 UTC), soonest first, at most ``limit``."""
         ...
 
     async def claim_clock(
@@ -515,4 +553,19 @@ class Storage(Protocol):
 
     async def player_records(self, guild_id: int, user_id: int) -> list[tuple[str, LeaderRow]]:
         """Per game kind, the player's totals and rating in the server."""
+        ...
+
+    # ---------------------------------------------------------------- several processes
+
+    async def take_lease(self, name: str, holder: str, now: str, until: str) -> bool:
+        """Hold the lease ``name`` (one job that one process of several runs) until
+        ``until``: taken if nobody holds it, or its holder's time ran out
+        (``expires_at <= now``), or extended if ``holder`` holds it already. True
+        if ``holder`` holds it afterwards. Atomic: of processes racing for a free
+        lease exactly one gets True. Times are ISO-8601 with a UTC offset;
+        ``until`` must be after ``now``."""
+        ...
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give the lease up, if ``holder`` holds it (otherwise nothing happens)."""
         ...

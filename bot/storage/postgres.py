@@ -3,7 +3,9 @@
 Selected by ``DATABASE_URL=postgresql://user:pass@host/db`` (``?pool=N`` sets
 the pool's size, 10 by default). Same records, errors, orderings and stored
 strings as :mod:`.sqlite`: timestamps are the same ISO-8601 UTC text, JSON the
-same text, so both backends hold identical values.
+same text, so both backends hold identical values. What needs no SQL (the
+checks before a write, those stored forms, the records built from rows) both
+take from :mod:`.common`; each keeps its own SQL.
 
 Writes: each write borrows a pooled connection for one READ COMMITTED
 transaction. Every versioned write first locks the game's row
@@ -13,11 +15,14 @@ version — in one process or in several — can never both land: the second
 waits for the first's COMMIT, then sees the new version and gets
 :class:`~bot.storage.base.StaleVersion`. :meth:`PostgresStorage.claim_clock`
 is one conditional UPDATE (PostgreSQL re-checks its WHERE on the row as the
-winner left it). Ending a game with results takes a transaction-scoped
-advisory lock per (server, game kind) before it stamps ``finished_at`` and
-locks the rating rows it rewrites (``SELECT … FOR UPDATE``): two games ending
-at once for the same players rate one after the other, in the order of their
-``finished_at``, exactly as ``rebuild_ratings`` refolds them.
+winner left it), :meth:`PostgresStorage.take_lease` one ``INSERT … ON CONFLICT
+DO UPDATE … WHERE`` (a racer waits for the row the winner inserted or
+updated, then finds it held). Ending a game with results takes a
+transaction-scoped advisory lock per (server, game kind) before it stamps
+``finished_at`` and locks the rating rows it rewrites (``SELECT … FOR
+UPDATE``): two games ending at once for the same players rate one after the
+other, in the order of their ``finished_at``, exactly as ``rebuild_ratings``
+refolds them.
 
 Reads: a REPEATABLE READ, read-only transaction on a pooled connection: one
 consistent snapshot across the few queries of a read, never another
@@ -46,7 +51,6 @@ from bot.ratings import Rating, rate_game
 
 from .base import (
     OPEN_STATUSES,
-    AlreadySeated,
     ChannelBusy,
     GameRecord,
     InvalidRequest,
@@ -56,11 +60,11 @@ from .base import (
     NotActive,
     NotFound,
     NotInLobby,
-    NotSeated,
     PlayedGame,
     RatingRow,
     ResultRow,
     SeatRecord,
+    Shards,
     StaleVersion,
     StorageBusy,
     StorageError,
@@ -68,22 +72,41 @@ from .base import (
     Vacation,
     WrongStatus,
 )
-from .migrate import Migration, load_migrations
-
-# Pure helpers shared with the SQLite backend (same strings, same records).
-from .sqlite import (
-    _INT64,
-    MAX_CLOCK_HOURS,
-    _dump,
-    _dump_list,
-    _game,
-    _leader_row,
-    _move,
-    _now,
-    _restarted_clock,
-    _statuses,
-    _utc_iso,
+from .common import (
+    check_human_seat,
+    check_lease,
+    check_limit,
+    check_new_seat,
+    check_results,
+    check_seat,
+    checked_game,
+    checked_statuses,
+    dump_json,
+    dump_json_list,
+    game_records,
+    human_placings,
+    leader_row,
+    lease_times,
+    move_columns,
+    move_record,
+    new_game_options,
+    played_game,
+    rated_count,
+    rated_games,
+    rating_row,
+    resign_columns,
+    restarted_clock,
+    result_row,
+    seats_in_order,
+    seats_without_bot,
+    seats_without_user,
+    user_settings_record,
+    utc_iso,
+    utc_now,
+    vacation_record,
+    vacation_times,
 )
+from .migrate import Migration, load_migrations
 
 DEFAULT_POOL_SIZE = 10
 # pg_advisory_xact_lock key of the migration runner ("caravan" in ASCII).
@@ -94,6 +117,17 @@ _Conn = Any  # asyncpg.Connection (asyncpg ships no type information)
 def load_pg_migrations() -> tuple[Migration, ...]:
     """The bundled ``migrations_pg/NNN_name.sql`` files, numbered 1..n."""
     return load_migrations(resources.files("bot.storage") / "migrations_pg")
+
+
+def _on_shards(shards: Shards | None, first: int) -> tuple[str, list[Any]]:
+    """The extra condition that keeps the guilds of ``shards``, with its values
+    bound from ``$first`` on."""
+    if shards is None:
+        return "", []
+    return (
+        f" AND ((guild_id >> 22) % ${first}::bigint) = ANY(${first + 1}::bigint[])",
+        [shards.count, sorted(shards.ids)],
+    )
 
 
 def _count(status: str) -> int:
@@ -250,24 +284,12 @@ class PostgresStorage:
     async def _records(conn: _Conn, rows: Sequence[Any]) -> list[GameRecord]:
         if not rows:
             return []
-        ids = [int(r["id"]) for r in rows]
-        seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
-        for s in await conn.fetch(
+        seats = await conn.fetch(
             "SELECT game_id, seat, user_id, display_name, is_bot, resigned, replaced FROM seats"
             " WHERE game_id = ANY($1::bigint[]) ORDER BY game_id, seat",
-            ids,
-        ):
-            seats[int(s["game_id"])].append(
-                SeatRecord(
-                    seat=int(s["seat"]),
-                    user_id=s["user_id"],
-                    name=s["display_name"],
-                    is_bot=bool(s["is_bot"]),
-                    resigned=bool(s["resigned"]),
-                    replaced=s["replaced"],
-                )
-            )
-        return [_game(r, tuple(seats[int(r["id"])])) for r in rows]
+            [int(r["id"]) for r in rows],
+        )
+        return game_records(rows, seats)
 
     async def _load(self, conn: _Conn, game_id: int, *, lock: bool = False) -> GameRecord:
         sql = "SELECT * FROM games WHERE id = $1" + (" FOR UPDATE" if lock else "")
@@ -285,19 +307,14 @@ class PostgresStorage:
         error: type[WrongStatus],
     ) -> GameRecord:
         """Lock the game's row inside the write transaction; check version, then status."""
-        game = await self._load(conn, game_id, lock=True)
-        if game.version != version:
-            raise StaleVersion(game_id, version, game.version)
-        if game.status not in allowed:
-            raise error(game_id, game.status)
-        return game
+        return checked_game(await self._load(conn, game_id, lock=True), version, allowed, error)
 
     @staticmethod
     async def _bump(
         conn: _Conn, game_id: int, version: int, *, ended: bool = False, **columns: Any
     ) -> str:
         """The guarded UPDATE every write ends with; returns the new updated_at."""
-        now = _now()
+        now = utc_now()
         columns["updated_at"] = now
         if ended:
             columns["finished_at"] = now
@@ -329,22 +346,6 @@ class PostgresStorage:
         )
 
     @staticmethod
-    def _check_seat(game: GameRecord, seat: int) -> None:
-        if not 0 <= seat < len(game.seats):
-            raise InvalidRequest(f"game {game.id} has no seat {seat}")
-
-    @staticmethod
-    def _check_results(game: GameRecord, results: Sequence[ResultRow]) -> None:
-        by_seat = {s.seat: s for s in game.seats}
-        if sorted(r.seat for r in results) != sorted(by_seat):
-            raise InvalidRequest("results need exactly one row per seat")
-        for r in results:
-            if r.user_id != by_seat[r.seat].user_id:
-                raise InvalidRequest(f"result for seat {r.seat} names the wrong user")
-            if r.rank < 1:
-                raise InvalidRequest("ranks start at 1")
-
-    @staticmethod
     async def _lock_ratings(conn: _Conn, guild_id: int, kind: str) -> None:
         """Serialise the games of one server and kind that end with results.
 
@@ -364,9 +365,7 @@ class PostgresStorage:
             "INSERT INTO results (game_id, seat, score, rank, won) VALUES ($1, $2, $3, $4, $5)",
             [(game.id, r.seat, r.score, r.rank, bool(r.won)) for r in results],
         )
-        humans = {s.seat: s.user_id for s in game.seats if not s.is_bot and s.user_id is not None}
-        placings = [(humans[r.seat], r.rank) for r in results if r.seat in humans]
-        await self._rate(conn, game.guild_id, game.kind, placings)
+        await self._rate(conn, game.guild_id, game.kind, human_placings(game, results))
 
     @staticmethod
     async def _rate(
@@ -407,15 +406,9 @@ class PostgresStorage:
         lang: str = "en",
         clock_hours: float = 0.0,
     ) -> GameRecord:
-        if not 0 <= clock_hours <= MAX_CLOCK_HOURS:
-            raise InvalidRequest(f"clock_hours must be within 0..{MAX_CLOCK_HOURS}")
-        if seed not in _INT64:
-            raise InvalidRequest("seed must fit in a signed 64-bit integer")
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
-            raise InvalidRequest("options must map strings to strings")
-        opts = _dump(dict(sorted(options.items())))
+        opts = new_game_options(options, seed, clock_hours)
         async with self._write() as conn:
-            now = _now()
+            now = utc_now()
             # The partial unique index decides between two creators racing for a
             # channel: the second waits for the first's COMMIT, then inserts nothing.
             game_id = await conn.fetchval(
@@ -475,8 +468,7 @@ class PostgresStorage:
     async def list_games(
         self, guild_id: int, statuses: Collection[str] | None = None, limit: int = 25
     ) -> list[GameRecord]:
-        if limit < 1:
-            raise InvalidRequest("limit must be positive")
+        check_limit(limit)
         if statuses is None:
             return await self._games(
                 "SELECT * FROM games WHERE guild_id = $1"
@@ -484,7 +476,7 @@ class PostgresStorage:
                 guild_id,
                 limit,
             )
-        wanted = _statuses(statuses)
+        wanted = checked_statuses(statuses)
         if not wanted:
             return []
         return await self._games(
@@ -496,18 +488,25 @@ class PostgresStorage:
         )
 
     async def active_games_after(
-        self, after_id: int, limit: int = 100, statuses: Collection[str] = ("active",)
+        self,
+        after_id: int,
+        limit: int = 100,
+        statuses: Collection[str] = ("active",),
+        *,
+        shards: Shards | None = None,
     ) -> list[GameRecord]:
-        if limit < 1:
-            raise InvalidRequest("limit must be positive")
-        wanted = _statuses(statuses)
+        check_limit(limit)
+        wanted = checked_statuses(statuses)
         if not wanted:
             return []
+        on_shards, shard_params = _on_shards(shards, 4)
         return await self._games(
-            "SELECT * FROM games WHERE status = ANY($1::text[]) AND id > $2 ORDER BY id LIMIT $3",
+            f"SELECT * FROM games WHERE status = ANY($1::text[]) AND id > $2{on_shards}"
+            " ORDER BY id LIMIT $3",
             wanted,
             after_id,
             limit,
+            *shard_params,
         )
 
     async def open_games_of(self, guild_id: int, user_id: int) -> list[GameRecord]:
@@ -519,12 +518,14 @@ class PostgresStorage:
             guild_id,
         )
 
-    async def idle_lobbies(self, before: str) -> list[GameRecord]:
-        cutoff = _utc_iso(before)
+    async def idle_lobbies(self, before: str, *, shards: Shards | None = None) -> list[GameRecord]:
+        cutoff = utc_iso(before)
+        on_shards, shard_params = _on_shards(shards, 2)
         return await self._games(
-            "SELECT * FROM games WHERE status = 'lobby' AND updated_at < $1"
+            f"SELECT * FROM games WHERE status = 'lobby' AND updated_at < $1{on_shards}"
             " ORDER BY updated_at, id",
             cutoff,
+            *shard_params,
         )
 
     # ------------------------------------------------------------------ lobby
@@ -536,8 +537,7 @@ class PostgresStorage:
             raise InvalidRequest("a human seat needs a user id")
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
-            if user_id is not None and (seat := game.seat_of(user_id)) is not None:
-                raise AlreadySeated(game_id, user_id, seat)
+            check_new_seat(game, user_id)
             await conn.execute(
                 "INSERT INTO seats (game_id, seat, user_id, display_name, is_bot)"
                 " VALUES ($1, $2, $3, $4, $5)",
@@ -553,20 +553,14 @@ class PostgresStorage:
     async def remove_seat(self, game_id: int, version: int, user_id: int) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
-            if game.seat_of(user_id) is None:
-                raise NotSeated(game_id, user_id)
-            rest = [s for s in game.seats if s.user_id != user_id]
-            await self._replace_seats(conn, game_id, rest)
+            await self._replace_seats(conn, game_id, seats_without_user(game, user_id))
             await self._bump(conn, game_id, version)
             return await self._load(conn, game_id)
 
     async def remove_bot_seat(self, game_id: int, version: int, seat: int) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
-            self._check_seat(game, seat)
-            if not game.seats[seat].is_bot:
-                raise InvalidRequest(f"seat {seat} of game {game_id} is not a bot")
-            await self._replace_seats(conn, game_id, [s for s in game.seats if s.seat != seat])
+            await self._replace_seats(conn, game_id, seats_without_bot(game, seat))
             await self._bump(conn, game_id, version)
             return await self._load(conn, game_id)
 
@@ -575,13 +569,11 @@ class PostgresStorage:
     ) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
-            if not game.seats or sorted(seat_order) != list(range(len(game.seats))):
-                raise InvalidRequest(
-                    f"seat_order must be a permutation of 0..{len(game.seats) - 1}"
-                )
-            await self._replace_seats(conn, game_id, [game.seats[i] for i in seat_order])
-            clock = _restarted_clock(game.clock_hours)
-            await self._bump(conn, game_id, version, status="active", state=_dump(state), **clock)
+            await self._replace_seats(conn, game_id, seats_in_order(game, seat_order))
+            clock = restarted_clock(game.clock_hours)
+            await self._bump(
+                conn, game_id, version, status="active", state=dump_json(state), **clock
+            )
             return await self._load(conn, game_id)
 
     async def cancel_game(self, game_id: int, version: int) -> GameRecord:
@@ -605,15 +597,11 @@ class PostgresStorage:
         results: Sequence[ResultRow] | None = None,
         by_ai: bool = False,
     ) -> GameRecord:
-        log = _dump_list(events)
+        log = dump_json_list(events)
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_seat(game, seat)
-            columns: dict[str, Any] = {"state": _dump(state), **_restarted_clock(game.clock_hours)}
+            columns = move_columns(game, seat, state, results)
             if results is not None:
-                self._check_results(game, results)
-                columns["status"] = "finished"
-                columns["clock_due"] = None
                 await self._lock_ratings(conn, game.guild_id, game.kind)
             now = await self._bump(conn, game_id, version, ended=results is not None, **columns)
             await conn.execute(
@@ -648,24 +636,13 @@ class PostgresStorage:
             raise InvalidRequest("a resignation either finishes the game or cancels it")
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_seat(game, seat)
-            if game.seats[seat].is_bot:
-                raise InvalidRequest(f"seat {seat} of game {game_id} is a bot")
-            if game.seats[seat].resigned:
-                raise InvalidRequest(f"seat {seat} of game {game_id} has already resigned")
-            columns: dict[str, Any] = {"state": _dump(state)}
+            columns = resign_columns(game, seat, state, results, cancel)
             if results is not None:
-                self._check_results(game, results)
-                columns["status"] = "finished"
                 await self._lock_ratings(conn, game.guild_id, game.kind)
-            elif cancel:
-                columns["status"] = "cancelled"
             await conn.execute(
                 "UPDATE seats SET resigned = TRUE WHERE game_id = $1 AND seat = $2", game_id, seat
             )
             ended = results is not None or cancel
-            if ended:
-                columns["clock_due"] = None
             await self._bump(conn, game_id, version, ended=ended, **columns)
             if results is not None:
                 await self._insert_results(conn, game, results)
@@ -676,11 +653,11 @@ class PostgresStorage:
     ) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_seat(game, seat)
+            check_seat(game, seat)
             await conn.execute(
                 "UPDATE seats SET resigned = TRUE WHERE game_id = $1 AND seat = $2", game_id, seat
             )
-            await self._bump(conn, game_id, version, state=_dump(state))
+            await self._bump(conn, game_id, version, state=dump_json(state))
             return await self._load(conn, game_id)
 
     async def finish_game(
@@ -688,13 +665,13 @@ class PostgresStorage:
     ) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_results(game, results)
+            check_results(game, results)
             await self._lock_ratings(conn, game.guild_id, game.kind)
             await self._bump(
                 conn,
                 game_id,
                 version,
-                state=_dump(state),
+                state=dump_json(state),
                 status="finished",
                 ended=True,
                 clock_due=None,
@@ -710,7 +687,7 @@ class PostgresStorage:
                 game_id,
                 since_version + 1 if since_version else 0,
             )
-        return [_move(r) for r in rows]
+        return [move_record(r) for r in rows]
 
     async def turn_moves(self, game_id: int) -> list[MoveRecord]:
         counting = (
@@ -727,7 +704,7 @@ class PostgresStorage:
                 " ORDER BY m.ply",
                 game_id,
             )
-        return [_move(r) for r in rows]
+        return [move_record(r) for r in rows]
 
     async def results(self, game_id: int) -> list[ResultRow]:
         async with self._read() as conn:
@@ -737,26 +714,15 @@ class PostgresStorage:
                 " WHERE r.game_id = $1 ORDER BY r.rank, r.seat",
                 game_id,
             )
-        return [
-            ResultRow(
-                int(r["seat"]),
-                r["user_id"],
-                r["display_name"],
-                int(r["score"]),
-                int(r["rank"]),
-                bool(r["won"]),
-            )
-            for r in rows
-        ]
+        return [result_row(r) for r in rows]
 
     async def leaderboard(
         self, guild_id: int, kind: str | None = None, limit: int = 25
     ) -> list[LeaderRow]:
-        if limit < 1:
-            raise InvalidRequest("limit must be positive")
+        check_limit(limit)
         async with self._read() as conn:
             rows = await conn.fetch(_LEADERBOARD_SQL, guild_id, kind, limit)
-        return [_leader_row(r) for r in rows]
+        return [leader_row(r) for r in rows]
 
     # ------------------------------------------------------------------ meta
 
@@ -776,14 +742,17 @@ class PostgresStorage:
 
     # ------------------------------------------------------------------ clocks
 
-    async def due_clocks(self, now: str, limit: int = 100) -> list[GameRecord]:
-        if limit < 1:
-            raise InvalidRequest("limit must be positive")
+    async def due_clocks(
+        self, now: str, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[GameRecord]:
+        check_limit(limit)
+        on_shards, shard_params = _on_shards(shards, 3)
         return await self._games(
             "SELECT * FROM games WHERE status = 'active' AND clock_due IS NOT NULL"
-            " AND clock_due <= $1 ORDER BY clock_due, id LIMIT $2",
-            _utc_iso(now),
+            f" AND clock_due <= $1{on_shards} ORDER BY clock_due, id LIMIT $2",
+            utc_iso(now),
             limit,
+            *shard_params,
         )
 
     async def claim_clock(
@@ -796,8 +765,8 @@ class PostgresStorage:
         due: str | None,
         turn_since: str | None = None,
     ) -> bool:
-        due_at = None if due is None else _utc_iso(due)
-        since = None if turn_since is None else _utc_iso(turn_since)
+        due_at = None if due is None else utc_iso(due)
+        since = None if turn_since is None else utc_iso(turn_since)
         # One statement: a racing claim waits for the winner's row, re-checks the
         # WHERE on it and matches nothing.
         async with self._write() as conn:
@@ -820,6 +789,31 @@ class PostgresStorage:
                 "UPDATE games SET board_message_id = $1 WHERE id = $2", message_id, game_id
             )
 
+    # ------------------------------------------------------------------ leases
+
+    async def take_lease(self, name: str, holder: str, now: str, until: str) -> bool:
+        moment, expires = lease_times(name, holder, now, until)
+        # One statement: a racer inserting the same name waits for the first
+        # insert's COMMIT, then re-checks the WHERE on the row it left (and fails).
+        async with self._write() as conn:
+            taken = await conn.fetchval(
+                "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)"
+                " ON CONFLICT (name) DO UPDATE"
+                " SET holder = excluded.holder, expires_at = excluded.expires_at"
+                " WHERE leases.expires_at <= $4 OR leases.holder = excluded.holder"
+                " RETURNING TRUE",
+                name,
+                holder,
+                expires,
+                moment,
+            )
+        return taken is not None
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        check_lease(name, holder)
+        async with self._write() as conn:
+            await conn.execute("DELETE FROM leases WHERE name = $1 AND holder = $2", name, holder)
+
     # ------------------------------------------------------------------ seats and undo
 
     async def replace_seat(
@@ -829,16 +823,14 @@ class PostgresStorage:
             raise InvalidRequest(f"unknown replacement {replaced!r}")
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_seat(game, seat)
-            if game.seats[seat].is_bot:
-                raise InvalidRequest(f"seat {seat} of game {game_id} is a bot")
+            check_human_seat(game, seat)
             await conn.execute(
                 "UPDATE seats SET replaced = $1 WHERE game_id = $2 AND seat = $3",
                 replaced,
                 game_id,
                 seat,
             )
-            await self._bump(conn, game_id, version, **_restarted_clock(game.clock_hours))
+            await self._bump(conn, game_id, version, **restarted_clock(game.clock_hours))
             return await self._load(conn, game_id)
 
     async def record_undo(
@@ -853,7 +845,7 @@ class PostgresStorage:
     ) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_seat(game, seat)
+            check_seat(game, seat)
             status = await conn.execute(
                 "INSERT INTO undone (game_id, ply) SELECT game_id, ply FROM moves"
                 " WHERE game_id = $1 AND ply >= $2 AND undoes IS NULL"
@@ -863,8 +855,8 @@ class PostgresStorage:
             )
             if _count(status) < 1:
                 raise InvalidRequest(f"game {game_id} has nothing to undo from ply {first_ply}")
-            clock = _restarted_clock(game.clock_hours)
-            now = await self._bump(conn, game_id, version, state=_dump(state), **clock)
+            clock = restarted_clock(game.clock_hours)
+            now = await self._bump(conn, game_id, version, state=dump_json(state), **clock)
             await conn.execute(
                 "INSERT INTO moves"
                 " (game_id, ply, seat, notation, created_at, version, events, ends_turn, undoes)"
@@ -874,7 +866,7 @@ class PostgresStorage:
                 seat,
                 now,
                 version + 1,
-                _dump_list(events),
+                dump_json_list(events),
                 first_ply,
             )
             return await self._load(conn, game_id)
@@ -893,7 +885,7 @@ class PostgresStorage:
                 question,
                 user_id,
                 choice,
-                _now(),
+                utc_now(),
             )
             rows = await conn.fetch(
                 "SELECT user_id, choice FROM votes WHERE game_id = $1 AND question = $2",
@@ -910,9 +902,7 @@ class PostgresStorage:
                 "SELECT lang, dm_turn, dm_reminders FROM user_settings WHERE user_id = $1",
                 user_id,
             )
-        if row is None:
-            return UserSettings()
-        return UserSettings(row["lang"], bool(row["dm_turn"]), bool(row["dm_reminders"]))
+        return user_settings_record(row)
 
     async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
         async with self._write() as conn:
@@ -939,15 +929,10 @@ class PostgresStorage:
                 guild_id,
                 users,
             )
-        return [
-            Vacation(int(r["guild_id"]), int(r["user_id"]), r["starts_at"], r["ends_at"])
-            for r in rows
-        ]
+        return [vacation_record(r) for r in rows]
 
     async def add_vacation(self, vacation: Vacation) -> None:
-        starts, ends = _utc_iso(vacation.starts_at), _utc_iso(vacation.ends_at)
-        if ends <= starts:
-            raise InvalidRequest("a vacation ends after it starts")
+        starts, ends = vacation_times(vacation)
         async with self._write() as conn:
             await conn.execute(
                 "INSERT INTO vacations (guild_id, user_id, starts_at, ends_at)"
@@ -959,7 +944,7 @@ class PostgresStorage:
             )
 
     async def end_vacation(self, guild_id: int, user_id: int, now: str) -> bool:
-        moment = _utc_iso(now)
+        moment = utc_iso(now)
         async with self._write() as conn:
             status = await conn.execute(
                 "UPDATE vacations SET ends_at = $1 WHERE guild_id = $2 AND user_id = $3"
@@ -987,10 +972,7 @@ class PostgresStorage:
                 "SELECT guild_id, kind, user_id, mu, sigma FROM ratings"
                 " ORDER BY guild_id, kind, user_id"
             )
-        return [
-            RatingRow(int(r["guild_id"]), r["kind"], int(r["user_id"]), r["mu"], r["sigma"])
-            for r in rows
-        ]
+        return [rating_row(r) for r in rows]
 
     async def rebuild_ratings(self) -> int:
         async with self._write() as conn:
@@ -999,17 +981,13 @@ class PostgresStorage:
             await conn.execute("LOCK TABLE ratings IN EXCLUSIVE MODE")
             await conn.execute("DELETE FROM ratings")
             rows = await conn.fetch(_RATED_RESULTS_SQL)
-            games: dict[int, tuple[int, str, list[tuple[int, int]]]] = {}
-            for r in rows:  # in the order the games finished
-                game = games.setdefault(int(r["game_id"]), (r["guild_id"], r["kind"], []))
-                game[2].append((int(r["user_id"]), int(r["rank"])))
-            for guild_id, kind, placings in games.values():
+            games = rated_games(rows)  # in the order the games finished
+            for guild_id, kind, placings in games:
                 await self._rate(conn, guild_id, kind, placings)
-        return sum(1 for _, _, placings in games.values() if len(placings) >= 2)
+        return rated_count(games)
 
     async def player_games(self, guild_id: int, user_id: int, limit: int = 10) -> list[PlayedGame]:
-        if limit < 1:
-            raise InvalidRequest("limit must be positive")
+        check_limit(limit)
         async with self._read() as conn:
             rows = await conn.fetch(
                 "SELECT g.id, g.kind, g.channel_id, g.finished_at, r.rank, r.score, r.won,"
@@ -1022,24 +1000,12 @@ class PostgresStorage:
                 user_id,
                 limit,
             )
-        return [
-            PlayedGame(
-                int(r["id"]),
-                r["kind"],
-                int(r["channel_id"]),
-                r["finished_at"],
-                int(r["rank"]),
-                int(r["score"]),
-                int(r["players"]),
-                bool(r["won"]),
-            )
-            for r in rows
-        ]
+        return [played_game(r) for r in rows]
 
     async def player_records(self, guild_id: int, user_id: int) -> list[tuple[str, LeaderRow]]:
         async with self._read() as conn:
             rows = await conn.fetch(_PLAYER_RECORDS_SQL, guild_id, user_id)
-        return [(r["kind"], _leader_row(r)) for r in rows]
+        return [(r["kind"], leader_row(r)) for r in rows]
 
 
 # The SQLite queries of the same names in PostgreSQL's dialect: booleans are

@@ -29,12 +29,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Collection, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -45,66 +43,65 @@ from bot.ratings import Rating, rate_game
 
 from .base import (
     OPEN_STATUSES,
-    AlreadySeated,
     ChannelBusy,
     DatabaseCorrupt,
     GameRecord,
-    GameStatus,
     InvalidRequest,
     LeaderRow,
     MoveRecord,
     NotActive,
     NotFound,
     NotInLobby,
-    NotSeated,
     PlayedGame,
     RatingRow,
     ResultRow,
     SeatRecord,
+    Shards,
     StaleVersion,
     StorageBusy,
     StorageError,
     UserSettings,
     Vacation,
     WrongStatus,
-    is_status,
+)
+from .common import (
+    check_human_seat,
+    check_lease,
+    check_limit,
+    check_new_seat,
+    check_results,
+    check_seat,
+    checked_game,
+    checked_statuses,
+    dump_json,
+    dump_json_list,
+    game_records,
+    human_placings,
+    leader_row,
+    lease_times,
+    move_columns,
+    move_record,
+    new_game_options,
+    played_game,
+    rated_count,
+    rated_games,
+    rating_row,
+    resign_columns,
+    restarted_clock,
+    result_row,
+    seats_in_order,
+    seats_without_bot,
+    seats_without_user,
+    user_settings_record,
+    utc_iso,
+    utc_now,
+    vacation_record,
+    vacation_times,
 )
 from .migrate import Migration, apply_migrations, load_migrations
 
 MEMORY = ":memory:"
-_INT64 = range(-(2**63), 2**63)  # SQLite INTEGER
-MAX_CLOCK_HOURS = 24 * 30
 _Params = Sequence[Any]
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def _restarted_clock(clock_hours: float) -> dict[str, Any]:
-    """A new wait begins now: nothing sent yet, first due at half time."""
-    now = datetime.now(UTC)
-    due = now + timedelta(hours=clock_hours / 2) if clock_hours > 0 else None
-    return {
-        "turn_since": now.isoformat(timespec="microseconds"),
-        "clock_stage": 0,
-        "clock_due": None if due is None else due.isoformat(timespec="microseconds"),
-    }
-
-
-def _dump(value: Mapping[str, Any]) -> str:
-    # allow_nan=False: NaN is not JSON and PostgreSQL's jsonb would reject it later.
-    try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise InvalidRequest(f"not JSON-serialisable: {exc}") from exc
-
-
-def _dump_list(values: Sequence[Mapping[str, Any]]) -> str:
-    try:
-        return json.dumps(list(values), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    except (TypeError, ValueError) as exc:
-        raise InvalidRequest(f"not JSON-serialisable: {exc}") from exc
 
 
 def _is_busy(exc: BaseException) -> bool:
@@ -352,25 +349,13 @@ class SqliteStorage:
         if not rows:
             return []
         ids = [int(r["id"]) for r in rows]
-        marks = ",".join("?" * len(ids))
-        seats: dict[int, list[SeatRecord]] = {i: [] for i in ids}
-        for s in await self._all(
+        seats = await self._all(
             conn,
-            f"SELECT game_id, seat, user_id, display_name, is_bot, resigned, replaced FROM seats"
-            f" WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+            "SELECT game_id, seat, user_id, display_name, is_bot, resigned, replaced FROM seats"
+            f" WHERE game_id IN ({','.join('?' * len(ids))}) ORDER BY game_id, seat",
             ids,
-        ):
-            seats[int(s["game_id"])].append(
-                SeatRecord(
-                    seat=int(s["seat"]),
-                    user_id=s["user_id"],
-                    name=s["display_name"],
-                    is_bot=bool(s["is_bot"]),
-                    resigned=bool(s["resigned"]),
-                    replaced=s["replaced"],
-                )
-            )
-        return [_game(r, tuple(seats[int(r["id"])])) for r in rows]
+        )
+        return game_records(rows, seats)
 
     async def _load(self, conn: aiosqlite.Connection, game_id: int) -> GameRecord:
         row = await self._one(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
@@ -387,12 +372,7 @@ class SqliteStorage:
         error: type[WrongStatus],
     ) -> GameRecord:
         """Load the game inside the write transaction and check version, then status."""
-        game = await self._load(conn, game_id)
-        if game.version != version:
-            raise StaleVersion(game_id, version, game.version)
-        if game.status not in allowed:
-            raise error(game_id, game.status)
-        return game
+        return checked_game(await self._load(conn, game_id), version, allowed, error)
 
     async def _bump(
         self,
@@ -407,7 +387,7 @@ class SqliteStorage:
 
         ``ended`` stamps finished_at with the same instant as updated_at.
         """
-        now = _now()
+        now = utc_now()
         columns["updated_at"] = now
         if ended:
             columns["finished_at"] = now
@@ -439,22 +419,6 @@ class SqliteStorage:
             ],
         )
 
-    @staticmethod
-    def _check_seat(game: GameRecord, seat: int) -> None:
-        if not 0 <= seat < len(game.seats):
-            raise InvalidRequest(f"game {game.id} has no seat {seat}")
-
-    @staticmethod
-    def _check_results(game: GameRecord, results: Sequence[ResultRow]) -> None:
-        by_seat = {s.seat: s for s in game.seats}
-        if sorted(r.seat for r in results) != sorted(by_seat):
-            raise InvalidRequest("results need exactly one row per seat")
-        for r in results:
-            if r.user_id != by_seat[r.seat].user_id:
-                raise InvalidRequest(f"result for seat {r.seat} names the wrong user")
-            if r.rank < 1:
-                raise InvalidRequest("ranks start at 1")
-
     async def _insert_results(
         self, conn: aiosqlite.Connection, game: GameRecord, results: Sequence[ResultRow]
     ) -> None:
@@ -463,9 +427,7 @@ class SqliteStorage:
             "INSERT INTO results (game_id, seat, score, rank, won) VALUES (?, ?, ?, ?, ?)",
             [(game.id, r.seat, r.score, r.rank, int(r.won)) for r in results],
         )
-        humans = {s.seat: s.user_id for s in game.seats if not s.is_bot and s.user_id is not None}
-        placings = [(humans[r.seat], r.rank) for r in results if r.seat in humans]
-        await self._rate(conn, game.guild_id, game.kind, placings)
+        await self._rate(conn, game.guild_id, game.kind, human_placings(game, results))
 
     async def _rate(
         self,
@@ -509,12 +471,7 @@ class SqliteStorage:
         lang: str = "en",
         clock_hours: float = 0.0,
     ) -> GameRecord:
-        if not 0 <= clock_hours <= MAX_CLOCK_HOURS:
-            raise InvalidRequest(f"clock_hours must be within 0..{MAX_CLOCK_HOURS}")
-        if seed not in _INT64:
-            raise InvalidRequest("seed must fit in a signed 64-bit integer")
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in options.items()):
-            raise InvalidRequest("options must map strings to strings")
+        opts = new_game_options(options, seed, clock_hours)
         async with self._write() as conn:
             busy = await self._one(
                 conn,
@@ -523,7 +480,7 @@ class SqliteStorage:
             )
             if busy is not None:
                 raise ChannelBusy(int(busy["id"]))
-            now = _now()
+            now = utc_now()
             async with conn.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, status, creator_id, options,"
                 " seed, state, version, created_at, updated_at, lang, clock_hours)"
@@ -533,7 +490,7 @@ class SqliteStorage:
                     guild_id,
                     channel_id,
                     creator_id,
-                    _dump(dict(sorted(options.items()))),
+                    opts,
                     seed,
                     now,
                     now,
@@ -576,12 +533,11 @@ class SqliteStorage:
     async def list_games(
         self, guild_id: int, statuses: Collection[str] | None = None, limit: int = 25
     ) -> list[GameRecord]:
-        if limit < 1:
-            raise InvalidRequest("limit must be positive")
+        check_limit(limit)
         sql = "SELECT * FROM games WHERE guild_id = ?"
         params: list[Any] = [guild_id]
         if statuses is not None:
-            wanted = _statuses(statuses)
+            wanted = checked_statuses(statuses)
             if not wanted:
                 return []
             sql += f" AND status IN ({','.join('?' * len(wanted))})"
@@ -591,19 +547,24 @@ class SqliteStorage:
             return await self._records(conn, await self._all(conn, sql, [*params, limit]))
 
     async def active_games_after(
-        self, after_id: int, limit: int = 100, statuses: Collection[str] = ("active",)
+        self,
+        after_id: int,
+        limit: int = 100,
+        statuses: Collection[str] = ("active",),
+        *,
+        shards: Shards | None = None,
     ) -> list[GameRecord]:
-        if limit < 1:
-            raise InvalidRequest("limit must be positive")
-        wanted = _statuses(statuses)
+        check_limit(limit)
+        wanted = checked_statuses(statuses)
         if not wanted:
             return []
+        on_shards, shard_params = _on_shards(shards)
         async with self._read() as conn:
             rows = await self._all(
                 conn,
                 f"SELECT * FROM games WHERE status IN ({','.join('?' * len(wanted))})"
-                " AND id > ? ORDER BY id LIMIT ?",
-                [*wanted, after_id, limit],
+                f" AND id > ?{on_shards} ORDER BY id LIMIT ?",
+                [*wanted, after_id, *shard_params, limit],
             )
             return await self._records(conn, rows)
 
@@ -618,14 +579,15 @@ class SqliteStorage:
             )
             return await self._records(conn, rows)
 
-    async def idle_lobbies(self, before: str) -> list[GameRecord]:
-        cutoff = _utc_iso(before)
+    async def idle_lobbies(self, before: str, *, shards: Shards | None = None) -> list[GameRecord]:
+        cutoff = utc_iso(before)
+        on_shards, shard_params = _on_shards(shards)
         async with self._read() as conn:
             rows = await self._all(
                 conn,
-                "SELECT * FROM games WHERE status = 'lobby' AND updated_at < ?"
+                f"SELECT * FROM games WHERE status = 'lobby' AND updated_at < ?{on_shards}"
                 " ORDER BY updated_at, id",
-                (cutoff,),
+                (cutoff, *shard_params),
             )
             return await self._records(conn, rows)
 
@@ -638,8 +600,7 @@ class SqliteStorage:
             raise InvalidRequest("a human seat needs a user id")
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
-            if user_id is not None and (seat := game.seat_of(user_id)) is not None:
-                raise AlreadySeated(game_id, user_id, seat)
+            check_new_seat(game, user_id)
             await conn.execute(
                 "INSERT INTO seats (game_id, seat, user_id, display_name, is_bot)"
                 " VALUES (?, ?, ?, ?, ?)",
@@ -651,20 +612,14 @@ class SqliteStorage:
     async def remove_seat(self, game_id: int, version: int, user_id: int) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
-            if game.seat_of(user_id) is None:
-                raise NotSeated(game_id, user_id)
-            rest = [s for s in game.seats if s.user_id != user_id]
-            await self._replace_seats(conn, game_id, rest)
+            await self._replace_seats(conn, game_id, seats_without_user(game, user_id))
             await self._bump(conn, game_id, version)
             return await self._load(conn, game_id)
 
     async def remove_bot_seat(self, game_id: int, version: int, seat: int) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
-            self._check_seat(game, seat)
-            if not game.seats[seat].is_bot:
-                raise InvalidRequest(f"seat {seat} of game {game_id} is not a bot")
-            await self._replace_seats(conn, game_id, [s for s in game.seats if s.seat != seat])
+            await self._replace_seats(conn, game_id, seats_without_bot(game, seat))
             await self._bump(conn, game_id, version)
             return await self._load(conn, game_id)
 
@@ -673,13 +628,11 @@ class SqliteStorage:
     ) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
-            if not game.seats or sorted(seat_order) != list(range(len(game.seats))):
-                raise InvalidRequest(
-                    f"seat_order must be a permutation of 0..{len(game.seats) - 1}"
-                )
-            await self._replace_seats(conn, game_id, [game.seats[i] for i in seat_order])
-            clock = _restarted_clock(game.clock_hours)
-            await self._bump(conn, game_id, version, status="active", state=_dump(state), **clock)
+            await self._replace_seats(conn, game_id, seats_in_order(game, seat_order))
+            clock = restarted_clock(game.clock_hours)
+            await self._bump(
+                conn, game_id, version, status="active", state=dump_json(state), **clock
+            )
             return await self._load(conn, game_id)
 
     async def cancel_game(self, game_id: int, version: int) -> GameRecord:
@@ -703,15 +656,10 @@ class SqliteStorage:
         results: Sequence[ResultRow] | None = None,
         by_ai: bool = False,
     ) -> GameRecord:
-        log = _dump_list(events)
+        log = dump_json_list(events)
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_seat(game, seat)
-            columns: dict[str, Any] = {"state": _dump(state), **_restarted_clock(game.clock_hours)}
-            if results is not None:
-                self._check_results(game, results)
-                columns["status"] = "finished"
-                columns["clock_due"] = None
+            columns = move_columns(game, seat, state, results)
             now = await self._bump(conn, game_id, version, ended=results is not None, **columns)
             await conn.execute(
                 "INSERT INTO moves"
@@ -748,23 +696,11 @@ class SqliteStorage:
             raise InvalidRequest("a resignation either finishes the game or cancels it")
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_seat(game, seat)
-            if game.seats[seat].is_bot:
-                raise InvalidRequest(f"seat {seat} of game {game_id} is a bot")
-            if game.seats[seat].resigned:
-                raise InvalidRequest(f"seat {seat} of game {game_id} has already resigned")
-            columns: dict[str, Any] = {"state": _dump(state)}
-            if results is not None:
-                self._check_results(game, results)
-                columns["status"] = "finished"
-            elif cancel:
-                columns["status"] = "cancelled"
+            columns = resign_columns(game, seat, state, results, cancel)
             await conn.execute(
                 "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
             )
             ended = results is not None or cancel
-            if ended:
-                columns["clock_due"] = None
             await self._bump(conn, game_id, version, ended=ended, **columns)
             if results is not None:
                 await self._insert_results(conn, game, results)
@@ -775,11 +711,11 @@ class SqliteStorage:
     ) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_seat(game, seat)
+            check_seat(game, seat)
             await conn.execute(
                 "UPDATE seats SET resigned = 1 WHERE game_id = ? AND seat = ?", (game_id, seat)
             )
-            await self._bump(conn, game_id, version, state=_dump(state))
+            await self._bump(conn, game_id, version, state=dump_json(state))
             return await self._load(conn, game_id)
 
     async def finish_game(
@@ -787,12 +723,12 @@ class SqliteStorage:
     ) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_results(game, results)
+            check_results(game, results)
             await self._bump(
                 conn,
                 game_id,
                 version,
-                state=_dump(state),
+                state=dump_json(state),
                 status="finished",
                 ended=True,
                 clock_due=None,
@@ -808,7 +744,7 @@ class SqliteStorage:
                 " WHERE game_id = ? AND COALESCE(version, 0) >= ? ORDER BY ply",
                 (game_id, since_version + 1 if since_version else 0),
             )
-        return [_move(r) for r in rows]
+        return [move_record(r) for r in rows]
 
     async def turn_moves(self, game_id: int) -> list[MoveRecord]:
         async with self._read() as conn:
@@ -827,7 +763,7 @@ class SqliteStorage:
                 " ORDER BY m.ply",
                 (game_id, game_id, game_id),
             )
-        return [_move(r) for r in rows]
+        return [move_record(r) for r in rows]
 
     async def results(self, game_id: int) -> list[ResultRow]:
         async with self._read() as conn:
@@ -838,28 +774,17 @@ class SqliteStorage:
                 " WHERE r.game_id = ? ORDER BY r.rank, r.seat",
                 (game_id,),
             )
-        return [
-            ResultRow(
-                int(r["seat"]),
-                r["user_id"],
-                r["display_name"],
-                int(r["score"]),
-                int(r["rank"]),
-                bool(r["won"]),
-            )
-            for r in rows
-        ]
+        return [result_row(r) for r in rows]
 
     async def leaderboard(
         self, guild_id: int, kind: str | None = None, limit: int = 25
     ) -> list[LeaderRow]:
-        if limit < 1:
-            raise InvalidRequest("limit must be positive")
+        check_limit(limit)
         async with self._read() as conn:
             rows = await self._all(
                 conn, _LEADERBOARD_SQL, (guild_id, kind, kind, guild_id, kind, limit)
             )
-        return [_leader_row(r) for r in rows]
+        return [leader_row(r) for r in rows]
 
     # ------------------------------------------------------------------ meta
 
@@ -878,15 +803,17 @@ class SqliteStorage:
 
     # ------------------------------------------------------------------ clocks
 
-    async def due_clocks(self, now: str, limit: int = 100) -> list[GameRecord]:
-        if limit < 1:
-            raise InvalidRequest("limit must be positive")
+    async def due_clocks(
+        self, now: str, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[GameRecord]:
+        check_limit(limit)
+        on_shards, shard_params = _on_shards(shards)
         async with self._read() as conn:
             rows = await self._all(
                 conn,
                 "SELECT * FROM games WHERE status = 'active' AND clock_due IS NOT NULL"
-                " AND clock_due <= ? ORDER BY clock_due, id LIMIT ?",
-                (_utc_iso(now), limit),
+                f" AND clock_due <= ?{on_shards} ORDER BY clock_due, id LIMIT ?",
+                (utc_iso(now), *shard_params, limit),
             )
             return await self._records(conn, rows)
 
@@ -901,10 +828,10 @@ class SqliteStorage:
         turn_since: str | None = None,
     ) -> bool:
         sets = "clock_stage = ?, clock_due = ?"
-        params: list[Any] = [new_stage, None if due is None else _utc_iso(due)]
+        params: list[Any] = [new_stage, None if due is None else utc_iso(due)]
         if turn_since is not None:
             sets += ", turn_since = ?"
-            params.append(_utc_iso(turn_since))
+            params.append(utc_iso(turn_since))
         async with (
             self._write() as conn,
             conn.execute(
@@ -921,6 +848,28 @@ class SqliteStorage:
                 "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
             )
 
+    # ------------------------------------------------------------------ leases
+
+    async def take_lease(self, name: str, holder: str, now: str, until: str) -> bool:
+        moment, expires = lease_times(name, holder, now, until)
+        # One statement under the write lock (and SQLite's, across processes).
+        async with (
+            self._write() as conn,
+            conn.execute(
+                "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO UPDATE"
+                " SET holder = excluded.holder, expires_at = excluded.expires_at"
+                " WHERE leases.expires_at <= ? OR leases.holder = excluded.holder",
+                (name, holder, expires, moment),
+            ) as cur,
+        ):
+            return cur.rowcount == 1
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        check_lease(name, holder)
+        async with self._write() as conn:
+            await conn.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
     # ------------------------------------------------------------------ seats and undo
 
     async def replace_seat(
@@ -930,14 +879,12 @@ class SqliteStorage:
             raise InvalidRequest(f"unknown replacement {replaced!r}")
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_seat(game, seat)
-            if game.seats[seat].is_bot:
-                raise InvalidRequest(f"seat {seat} of game {game_id} is a bot")
+            check_human_seat(game, seat)
             await conn.execute(
                 "UPDATE seats SET replaced = ? WHERE game_id = ? AND seat = ?",
                 (replaced, game_id, seat),
             )
-            await self._bump(conn, game_id, version, **_restarted_clock(game.clock_hours))
+            await self._bump(conn, game_id, version, **restarted_clock(game.clock_hours))
             return await self._load(conn, game_id)
 
     async def record_undo(
@@ -952,7 +899,7 @@ class SqliteStorage:
     ) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
-            self._check_seat(game, seat)
+            check_seat(game, seat)
             async with conn.execute(
                 "INSERT INTO undone (game_id, ply) SELECT game_id, ply FROM moves"
                 " WHERE game_id = ? AND ply >= ? AND undoes IS NULL"
@@ -961,13 +908,13 @@ class SqliteStorage:
             ) as cur:
                 if cur.rowcount < 1:
                     raise InvalidRequest(f"game {game_id} has nothing to undo from ply {first_ply}")
-            clock = _restarted_clock(game.clock_hours)
-            now = await self._bump(conn, game_id, version, state=_dump(state), **clock)
+            clock = restarted_clock(game.clock_hours)
+            now = await self._bump(conn, game_id, version, state=dump_json(state), **clock)
             await conn.execute(
                 "INSERT INTO moves"
                 " (game_id, ply, seat, notation, created_at, version, events, ends_turn, undoes)"
                 " SELECT ?, MAX(ply) + 1, ?, 'undo', ?, ?, ?, 0, ? FROM moves WHERE game_id = ?",
-                (game_id, seat, now, version + 1, _dump_list(events), first_ply, game_id),
+                (game_id, seat, now, version + 1, dump_json_list(events), first_ply, game_id),
             )
             return await self._load(conn, game_id)
 
@@ -981,7 +928,7 @@ class SqliteStorage:
                 "INSERT INTO votes (game_id, question, user_id, choice, created_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_id, question, user_id)"
                 " DO UPDATE SET choice = excluded.choice, created_at = excluded.created_at",
-                (game_id, question, user_id, choice, _now()),
+                (game_id, question, user_id, choice, utc_now()),
             )
             rows = await self._all(
                 conn,
@@ -999,9 +946,7 @@ class SqliteStorage:
                 "SELECT lang, dm_turn, dm_reminders FROM user_settings WHERE user_id = ?",
                 (user_id,),
             )
-        if row is None:
-            return UserSettings()
-        return UserSettings(row["lang"], bool(row["dm_turn"]), bool(row["dm_reminders"]))
+        return user_settings_record(row)
 
     async def set_user_settings(self, user_id: int, settings: UserSettings) -> None:
         async with self._write() as conn:
@@ -1024,15 +969,10 @@ class SqliteStorage:
                 " ORDER BY starts_at, user_id",
                 (guild_id, *users),
             )
-        return [
-            Vacation(int(r["guild_id"]), int(r["user_id"]), r["starts_at"], r["ends_at"])
-            for r in rows
-        ]
+        return [vacation_record(r) for r in rows]
 
     async def add_vacation(self, vacation: Vacation) -> None:
-        starts, ends = _utc_iso(vacation.starts_at), _utc_iso(vacation.ends_at)
-        if ends <= starts:
-            raise InvalidRequest("a vacation ends after it starts")
+        starts, ends = vacation_times(vacation)
         async with self._write() as conn:
             await conn.execute(
                 "INSERT INTO vacations (guild_id, user_id, starts_at, ends_at) VALUES (?, ?, ?, ?)",
@@ -1040,7 +980,7 @@ class SqliteStorage:
             )
 
     async def end_vacation(self, guild_id: int, user_id: int, now: str) -> bool:
-        moment = _utc_iso(now)
+        moment = utc_iso(now)
         async with (
             self._write() as conn,
             conn.execute(
@@ -1069,26 +1009,19 @@ class SqliteStorage:
                 "SELECT guild_id, kind, user_id, mu, sigma FROM ratings"
                 " ORDER BY guild_id, kind, user_id",
             )
-        return [
-            RatingRow(int(r["guild_id"]), r["kind"], int(r["user_id"]), r["mu"], r["sigma"])
-            for r in rows
-        ]
+        return [rating_row(r) for r in rows]
 
     async def rebuild_ratings(self) -> int:
         async with self._write() as conn:
             await conn.execute("DELETE FROM ratings")
             rows = await self._all(conn, _RATED_RESULTS_SQL)
-            games: dict[int, tuple[int, str, list[tuple[int, int]]]] = {}
-            for r in rows:  # in the order the games finished
-                game = games.setdefault(int(r["game_id"]), (r["guild_id"], r["kind"], []))
-                game[2].append((int(r["user_id"]), int(r["rank"])))
-            for guild_id, kind, placings in games.values():
+            games = rated_games(rows)  # in the order the games finished
+            for guild_id, kind, placings in games:
                 await self._rate(conn, guild_id, kind, placings)
-        return sum(1 for _, _, placings in games.values() if len(placings) >= 2)
+        return rated_count(games)
 
     async def player_games(self, guild_id: int, user_id: int, limit: int = 10) -> list[PlayedGame]:
-        if limit < 1:
-            raise InvalidRequest("limit must be positive")
+        check_limit(limit)
         async with self._read() as conn:
             rows = await self._all(
                 conn,
@@ -1100,24 +1033,12 @@ class SqliteStorage:
                 " AND s.is_bot = 0 ORDER BY g.finished_at DESC, g.id DESC LIMIT ?",
                 (guild_id, user_id, limit),
             )
-        return [
-            PlayedGame(
-                int(r["id"]),
-                r["kind"],
-                int(r["channel_id"]),
-                r["finished_at"],
-                int(r["rank"]),
-                int(r["score"]),
-                int(r["players"]),
-                bool(r["won"]),
-            )
-            for r in rows
-        ]
+        return [played_game(r) for r in rows]
 
     async def player_records(self, guild_id: int, user_id: int) -> list[tuple[str, LeaderRow]]:
         async with self._read() as conn:
             rows = await self._all(conn, _PLAYER_RECORDS_SQL, (guild_id, user_id, guild_id))
-        return [(r["kind"], _leader_row(r)) for r in rows]
+        return [(r["kind"], leader_row(r)) for r in rows]
 
 
 # Humans only (bots have is_bot = 1); the name shown is the one from the
@@ -1184,85 +1105,15 @@ ORDER BY g.finished_at, g.id, r.seat
 """
 
 
-def _leader_row(r: sqlite3.Row) -> LeaderRow:
-    return LeaderRow(
-        int(r["user_id"]),
-        r["name"],
-        int(r["games"]),
-        int(r["wins"]),
-        float(r["win_rate"]),
-        int(r["points"]),
-        float(r["placement"]),
-        None if r["mu"] is None else float(r["mu"]),
-        None if r["sigma"] is None else float(r["sigma"]),
-    )
-
-
-def _statuses(statuses: Collection[str]) -> list[str]:
-    if isinstance(statuses, str):  # "active" would otherwise read as its letters
-        statuses = (statuses,)
-    wanted = sorted(set(statuses))
-    if not all(is_status(s) for s in wanted):
-        raise InvalidRequest(f"unknown status in {wanted}")
-    return wanted
-
-
-def _utc_iso(moment: str) -> str:
-    """``moment`` in the exact form of the stored timestamps, so text comparison works."""
-    try:
-        parsed = datetime.fromisoformat(moment)
-    except (TypeError, ValueError) as exc:
-        raise InvalidRequest(f"not an ISO-8601 date and time: {moment!r}") from exc
-    if parsed.utcoffset() is None:
-        raise InvalidRequest(f"{moment!r} has no UTC offset")
-    return parsed.astimezone(UTC).isoformat(timespec="microseconds")
+def _on_shards(shards: Shards | None) -> tuple[str, list[int]]:
+    """The extra condition (and its values) that keeps the guilds of ``shards``."""
+    if shards is None:
+        return "", []
+    ids = sorted(shards.ids)
+    return f" AND ((guild_id >> 22) % ?) IN ({','.join('?' * len(ids))})", [shards.count, *ids]
 
 
 _MOVE_COLUMNS = (
     "ply, seat, notation, created_at, version, events, ends_turn, undoes, by_ai,"
     " EXISTS (SELECT 1 FROM undone u WHERE u.game_id = m.game_id AND u.ply = m.ply) AS undone"
 )
-
-
-def _move(r: sqlite3.Row) -> MoveRecord:
-    return MoveRecord(
-        int(r["ply"]),
-        int(r["seat"]),
-        r["notation"],
-        r["created_at"],
-        None if r["version"] is None else int(r["version"]),
-        tuple(json.loads(r["events"])),
-        bool(r["ends_turn"]),
-        None if r["undoes"] is None else int(r["undoes"]),
-        bool(r["undone"]),
-        bool(r["by_ai"]),
-    )
-
-
-def _game(row: sqlite3.Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
-    status: str = row["status"]
-    if not is_status(status):
-        raise StorageError(f"game {row['id']} has unknown status {status!r}")
-    st: GameStatus = status
-    return GameRecord(
-        id=int(row["id"]),
-        kind=row["kind"],
-        guild_id=int(row["guild_id"]),
-        channel_id=int(row["channel_id"]),
-        status=st,
-        creator_id=int(row["creator_id"]),
-        options=json.loads(row["options"]),
-        seed=int(row["seed"]),
-        state=None if row["state"] is None else json.loads(row["state"]),
-        version=int(row["version"]),
-        created_at=row["created_at"],
-        updated_at=row["updated_at"],
-        seats=seats,
-        finished_at=row["finished_at"],
-        lang=row["lang"],
-        clock_hours=float(row["clock_hours"]),
-        turn_since=row["turn_since"],
-        clock_stage=int(row["clock_stage"]),
-        clock_due=row["clock_due"],
-        board_message_id=row["board_message_id"],
-    )
