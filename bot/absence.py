@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal
 from bot.clocks import RAN_OUT, Pause, paused_until, waited, wake
 from bot.errors import UserError
 from bot.session import Session
-from bot.storage import GameRecord, StaleVersion, UserSettings, Vacation
+from bot.storage import GameRecord, Shards, StaleVersion, UserSettings, Vacation
 from games.core import Seat
 
 if TYPE_CHECKING:
@@ -96,13 +96,16 @@ class Absence:
 
     # ------------------------------------------------------------------ clocks
 
-    async def due(self, now: datetime | None = None) -> list[ClockNews]:
-        """Look at every clock due by ``now``; returns what must be said. Each
-        game is claimed first, so only one process says it."""
+    async def due(
+        self, now: datetime | None = None, shards: Shards | None = None
+    ) -> list[ClockNews]:
+        """Look at every clock due by ``now`` (of the guilds on ``shards``, this
+        process's); returns what must be said. Each game is claimed first, so
+        only one process says it."""
         now = now or self.now()
         news: list[ClockNews] = []
         storage = self.service.storage
-        while page := await storage.due_clocks(now.isoformat()):
+        while page := await storage.due_clocks(now.isoformat(), shards=shards):
             progressed = False
             for record in page:
                 try:

@@ -7,6 +7,10 @@ import hashlib
 import json
 import logging
 import math
+import os
+import secrets
+import socket
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -15,7 +19,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, registry
-from bot.config import Config
+from bot.config import Config, shards_of
+from bot.cpu import CpuPool
 from bot.errors import refusal
 from bot.service import GameService, Limits
 from bot.storage import Storage, open_storage
@@ -110,12 +115,28 @@ async def send_ephemeral(interaction: discord.Interaction, text: str) -> None:
         log.warning("Could not deliver an error reply for %s", describe_command(interaction))
 
 
-class Caravanserai(commands.Bot):
+# Jobs that one process of several runs at a time are claimed through leases
+# in the database (see Storage.take_lease).
+SYNC_LEASE = "commands:sync"
+SYNC_LEASE_SECONDS = 120.0
+LEASE_RETRY_SECONDS = 1.0
+
+
+class Caravanserai(commands.AutoShardedBot):
+    """One process of the bot: the shards SHARD_IDS of SHARD_COUNT (by default
+    every shard of Discord's recommended count), on a database shared with the
+    other processes."""
+
     def __init__(self, config: Config) -> None:
         # Slash commands only: no message content or member intents needed.
         intents = discord.Intents.default()
         intents.message_content = False
+        sharding: dict[str, Any] = {}  # none: Discord's recommended count, all here
+        if config.shard_count is not None:
+            sharding["shard_count"] = config.shard_count
+            sharding["shard_ids"] = list(config.shard_ids or range(config.shard_count))
         super().__init__(
+            **sharding,
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
@@ -125,6 +146,11 @@ class Caravanserai(commands.Bot):
         self.config = config
         self._storage: Storage | None = None
         self._service: GameService | None = None
+        self.cpu = CpuPool(config.cpu_workers, config.extra_games)
+        self._loop_objects = False  # discord.py's asyncio objects exist (see close)
+        # This process among several on one database: the holder of its leases.
+        self.instance = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.shards_here = shards_of(config)  # None: every shard is here
 
     @property
     def storage(self) -> Storage:
@@ -138,13 +164,14 @@ class Caravanserai(commands.Bot):
 
     async def setup_hook(self) -> None:
         await self.load_commands()
+        await self.cpu.start()
         self._storage = await open_storage(self.config.database_url)
         limits = Limits(
             lobbies=self.config.max_lobbies,
             games=self.config.max_games,
             lobby_hours=self.config.lobby_expiry_hours,
         )
-        self._service = GameService(self._storage, limits=limits)
+        self._service = GameService(self._storage, limits=limits, cpu=self.cpu)
         await self.sync_commands_if_changed()
 
     async def load_commands(self) -> None:
@@ -154,12 +181,20 @@ class Caravanserai(commands.Bot):
         for name in extensions():
             await self.load_extension(name)
 
+    async def _async_setup_hook(self) -> None:
+        await super()._async_setup_hook()
+        self._loop_objects = True
+
     async def close(self) -> None:
         """Disconnect, stop the handlers still running, then close the storage.
 
         In that order, so no handler finds the storage closed under it; safe to
         call again (a second call closes a storage opened since the first).
         """
+        if not self._loop_objects:
+            # Closed before start() (a signal during start-up, a test): the sharded
+            # client's close needs the objects start() creates, as `async with` would.
+            await self._async_setup_hook()
         await super().close()  # no new events; cogs unloaded, so reminder loops cancelled
         # Handlers discord.py started (events, commands, components, modals, loops)
         # are cancelled: their transactions roll back; the client can no longer reply.
@@ -177,6 +212,7 @@ class Caravanserai(commands.Bot):
         storage, self._storage = self._storage, None
         if storage is not None:
             await storage.close()
+        self.cpu.close()
 
     # ------------------------------------------------------------------ sync
 
@@ -192,6 +228,44 @@ class Caravanserai(commands.Bot):
         return hashlib.sha256(blob.encode()).hexdigest()
 
     async def sync_commands_if_changed(self) -> None:
+        """Sync when the commands changed since the last sync (stored in the
+        database). Processes starting together take turns through a lease: the
+        first syncs, the others then find the fingerprint stored and skip."""
+        if not await self.wait_for_lease(SYNC_LEASE, SYNC_LEASE_SECONDS):
+            log.warning("Another process held the command sync for too long; not syncing")
+            return
+        try:
+            await self._sync_all()
+        finally:
+            await self.release_lease(SYNC_LEASE)
+
+    async def take_lease(self, name: str, seconds: float) -> bool:
+        """Hold the lease ``name`` for ``seconds`` from now, if no other process does."""
+        now = datetime.now(UTC)
+        until = now + timedelta(seconds=seconds)
+        return await self.storage.take_lease(
+            name, self.instance, now.isoformat(), until.isoformat()
+        )
+
+    async def release_lease(self, name: str) -> None:
+        await self.storage.release_lease(name, self.instance)
+
+    async def wait_for_lease(self, name: str, seconds: float) -> bool:
+        """Take the lease ``name`` for ``seconds``, waiting up to that long for it."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + seconds
+        while True:
+            now = datetime.now(UTC)
+            until = now + timedelta(seconds=seconds)
+            if await self.storage.take_lease(
+                name, self.instance, now.isoformat(), until.isoformat()
+            ):
+                return True
+            if loop.time() >= give_up:
+                return False
+            await asyncio.sleep(LEASE_RETRY_SECONDS)
+
+    async def _sync_all(self) -> None:
         fingerprint = await self.command_fingerprint()
         if self.config.guild_ids:
             for guild_id in self.config.guild_ids:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.storage import DEFAULT_DATABASE_URL, check_database_url, database_kind
+from bot.storage import DEFAULT_DATABASE_URL, Shards, check_database_url, database_kind
 
 # The folder of the ``bot`` package; its parent is the project (README.md, .env).
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -52,9 +52,25 @@ class Config:
     # Game packages beyond bot/registry.py's list (module paths), e.g. a game
     # developed out of tree or the test-only game "tests.nim".
     extra_games: tuple[str, ...] = ()
+    # Sharding: how many shards the bot has in all, and which of them this process
+    # runs (None: Discord's recommended count, every shard here).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    # Worker processes for board images and AI seats (0: on the event loop itself).
+    cpu_workers: int = field(default_factory=lambda: default_cpu_workers())
     # Let LOG_LEVEL=DEBUG show discord.py's gateway payloads and HTTP requests,
     # which carry the interaction tokens (answer-as-the-bot for 15 minutes).
     debug_payloads: bool = False
+
+
+def shards_of(config: Config) -> Shards | None:
+    """The shards this process runs, to pick its guilds' background work; None
+    when it runs every shard (SHARD_COUNT unset, or SHARD_IDS all of them)."""
+    if config.shard_count is None or config.shard_ids is None:
+        return None
+    if len(config.shard_ids) == config.shard_count:
+        return None
+    return Shards(config.shard_count, frozenset(config.shard_ids))
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -108,6 +124,7 @@ def load_config(environ: Mapping[str, str] | None = None, dotenv: Path | None = 
     if not token:
         raise ConfigError(MISSING_TOKEN_HELP)
     database_url = _database_url(env)
+    shard_count, shard_ids = _shards(env)
     level = env.get("LOG_LEVEL", "INFO").strip().upper()
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL={level!r} is not one of DEBUG, INFO, WARNING, ERROR.")
@@ -124,7 +141,60 @@ def load_config(environ: Mapping[str, str] | None = None, dotenv: Path | None = 
         lobby_expiry_hours=_hours(env.get("LOBBY_EXPIRY_HOURS", "48"), "LOBBY_EXPIRY_HOURS"),
         extra_games=tuple(m.strip() for m in env.get("EXTRA_GAMES", "").split(",") if m.strip()),
         debug_payloads=_flag(env, "DISCORD_DEBUG_PAYLOADS"),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        cpu_workers=_workers(env),
     )
+
+
+def default_cpu_workers() -> int:
+    """One worker process per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _workers(env: Mapping[str, str]) -> int:
+    value = env.get("CPU_WORKERS", "").strip()
+    if not value:
+        return default_cpu_workers()
+    if not value.isdigit() or int(value) > 256:
+        raise ConfigError(
+            f"CPU_WORKERS={value!r} must be a whole number of worker processes"
+            " (0 = draw and think on the event loop; unset = one per core)."
+        )
+    return int(value)
+
+
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT (shards in all) and SHARD_IDS (this process's, e.g. ``0,1`` or ``0-3``)."""
+    count_text = env.get("SHARD_COUNT", "").strip()
+    ids_text = env.get("SHARD_IDS", "").strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (how many shards the bot has in all).")
+        return None, None
+    if not count_text.isdigit() or not 1 <= int(count_text) <= 65536:
+        raise ConfigError(f"SHARD_COUNT={count_text!r} must be a whole number, 1 or more.")
+    count = int(count_text)
+    if not ids_text:
+        return count, tuple(range(count))
+    ids: set[int] = set()
+    for part in ids_text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise ConfigError(
+                f"SHARD_IDS={ids_text!r}: {part!r} is not a shard number or a range like 0-3."
+            )
+        low, high = int(first), int(last) if dash else int(first)
+        if low > high or high >= count:
+            raise ConfigError(
+                f"SHARD_IDS={ids_text!r}: shards are numbered 0 to {count - 1}"
+                f" (SHARD_COUNT={count})."
+            )
+        ids.update(range(low, high + 1))
+    return count, tuple(sorted(ids))
 
 
 def load_database_url(environ: Mapping[str, str] | None = None, dotenv: Path | None = None) -> str:

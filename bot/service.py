@@ -20,6 +20,7 @@ from typing import Any
 from bot import registry
 from bot.absence import Absence
 from bot.clocks import CLOCKS, DEFAULT_CLOCK
+from bot.cpu import INLINE, CpuPool
 from bot.errors import UserError
 from bot.names import clean_name, md
 from bot.session import (
@@ -31,7 +32,7 @@ from bot.session import (
     seating,
 )
 from bot.storage import ChannelBusy as StorageChannelBusy
-from bot.storage import GameRecord, StaleVersion, Storage
+from bot.storage import GameRecord, Shards, StaleVersion, Storage
 from bot.undoing import Undoing
 from games.core import (
     Event,
@@ -82,8 +83,10 @@ class GameService:
         storage: Storage,
         games: Mapping[str, GameSpec] | None = None,
         limits: Limits | None = None,
+        cpu: CpuPool = INLINE,
     ) -> None:
         self.storage = storage
+        self.cpu = cpu  # where AI seats think (the bot's worker processes)
         self.games = games if games is not None else registry.specs()
         self.limits = limits or Limits()
         self._decode = lru_cache(maxsize=64)(self._decode_uncached)
@@ -486,22 +489,27 @@ class GameService:
 
     # ------------------------------------------------------------------ background jobs
 
-    async def all_games(self, statuses: tuple[str, ...] = ("active",)) -> AsyncIterator[GameRecord]:
-        """Every game with those statuses, of every server, page by page: a
-        background job sees them all, however many there are."""
+    async def all_games(
+        self, statuses: tuple[str, ...] = ("active",), shards: Shards | None = None
+    ) -> AsyncIterator[GameRecord]:
+        """Every game with those statuses, of every server (or of the servers on
+        ``shards``), page by page: a background job sees them all, however many."""
         after = 0
-        while page := await self.storage.active_games_after(after, PAGE, statuses):
+        while page := await self.storage.active_games_after(after, PAGE, statuses, shards=shards):
             for record in page:
                 yield record
             after = page[-1].id
 
-    async def expire_idle_lobbies(self, now: datetime) -> list[Session]:
-        """Close lobbies nobody touched for ``limits.lobby_hours``."""
+    async def expire_idle_lobbies(
+        self, now: datetime, shards: Shards | None = None
+    ) -> list[Session]:
+        """Close lobbies nobody touched for ``limits.lobby_hours`` (of the servers
+        on ``shards``); a lobby closes once, whichever process sees it first."""
         if self.limits.lobby_hours <= 0:
             return []
         before = (now - timedelta(hours=self.limits.lobby_hours)).isoformat()
         closed = []
-        for record in await self.storage.idle_lobbies(before):
+        for record in await self.storage.idle_lobbies(before, shards=shards):
             try:
                 record = await self.storage.cancel_game(record.id, record.version)
                 closed.append(self._session(record))
@@ -523,7 +531,7 @@ class GameService:
             engine = session.engine
             # The bot's own random stream: public facts only, never the game's seed.
             seed = derive_seed(session.id, session.record.version, seat)
-            move = bot_move(engine, session.spec.bot, session.state, seat, seed)
+            move = await self.cpu.run(bot_move, engine, session.spec.bot, session.state, seat, seed)
             step = engine.play(session.state, seat, move)
             notation = engine.format_move(move)
             try:

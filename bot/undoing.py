@@ -7,7 +7,7 @@ module finds the rows, rebuilds the earlier state from the move log
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -18,7 +18,7 @@ from bot.replay import Row, replay
 from bot.session import Session
 from bot.storage import MoveRecord
 from bot.undo import Judgement, judge
-from games.core import Seat
+from games.core import Game, Seat
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -59,6 +59,33 @@ def vote_hours(session: Session) -> float:
     return hours if hours > 0 else NO_CLOCK_VOTE_HOURS
 
 
+def _judged(
+    engine: Game[Any, Any],
+    players: int,
+    seed: int,
+    options: Mapping[str, str],
+    earlier: list[Row],
+    taken_back: list[Row],
+    ends_turn: list[bool],
+    seat: Seat,
+    ai_seats: set[Seat],
+    twin_seed: int,
+) -> tuple[Any, Judgement]:
+    """The state before ``taken_back`` and whether it may be restored."""
+    before = replay(engine, players, seed, options, earlier)[-1]
+    verdict = judge(
+        engine,
+        before,
+        taken_back,
+        seat,
+        ai_seats=ai_seats,
+        ends_turn=ends_turn,
+        players=players,
+        seed=twin_seed,
+    )
+    return before, verdict
+
+
 class Undoing:
     def __init__(self, service: GameService) -> None:
         self.service = service
@@ -84,24 +111,20 @@ class Undoing:
         engine = session.engine
         ai_seats = {s.seat for s in record.seats if s.ai_played}
 
-        def work() -> tuple[Any, Judgement]:
-            # CPU-bound (a replay from the seed): off the event loop.
-            earlier = [Row(m.seat, m.notation) for m in counting[:first]]
-            states = replay(engine, len(record.seats), record.seed, record.options, earlier)
-            before = states[-1]
-            verdict = judge(
-                engine,
-                before,
-                [Row(m.seat, m.notation) for m in rows],
-                seat,
-                ai_seats=ai_seats,
-                ends_turn=[m.ends_turn for m in rows],
-                players=len(record.seats),
-                seed=record.seed ^ record.version,
-            )
-            return before, verdict
-
-        before, verdict = await asyncio.to_thread(work)
+        # CPU-bound (a replay from the seed, then the twins): in the worker pool.
+        before, verdict = await self.service.cpu.run(
+            _judged,
+            engine,
+            len(record.seats),
+            record.seed,
+            record.options,
+            [Row(m.seat, m.notation) for m in counting[:first]],
+            [Row(m.seat, m.notation) for m in rows],
+            [m.ends_turn for m in rows],
+            seat,
+            ai_seats,
+            record.seed ^ record.version,
+        )
         if verdict.verdict == "refuse":
             raise UserError(verdict.reason, command=md(rows[0].notation))
         return UndoPlan(session, seat, rows, before, verdict)

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# Long enough for a chain of AI turns; a process that dies holding it frees it then.
+RESUME_LEASE_SECONDS = 300.0
+
 
 class Background(commands.Cog):
     def __init__(self, bot: Caravanserai) -> None:
@@ -45,23 +48,37 @@ class Background(commands.Cog):
 
     async def resume_waiting_games(self) -> None:
         """AI seats whose turn came while the bot was down (or mid-chain) play now,
-        in every active game (paged), each on its own: one bad game is skipped."""
-        async for record in self.service.all_games():
+        in every active game of this process's shards (paged), each on its own:
+        one bad game is skipped. Each game is leased first, so a process starting
+        beside another on the same shards (a rolling restart) leaves it alone."""
+        async for record in self.service.all_games(shards=self.bot.shards_here):
             if self.bot.get_guild(record.guild_id) is None:
                 continue  # a server this bot is no longer in
             try:
-                session = await self.service.get(record.id)
-                if session is not None and any(session.ai_plays(s) for s in session.to_act):
-                    await post_ai_turns(self.bot, self.service, session)
+                await self._resume(record.id)
             except Exception:
                 log.exception("Resuming AI seats of game %s failed; skipped", record.id)
+
+    async def _resume(self, game_id: int) -> None:
+        session = await self.service.get(game_id)
+        if session is None or not any(session.ai_plays(s) for s in session.to_act):
+            return
+        lease = f"ai:{game_id}"
+        if not await self.bot.take_lease(lease, RESUME_LEASE_SECONDS):
+            return  # another process is playing them
+        try:
+            session = await self.service.get(game_id)  # as it is now that we hold it
+            if session is not None:
+                await post_ai_turns(self.bot, self.service, session)
+        finally:
+            await self.bot.release_lease(lease)
 
     @tasks.loop(seconds=60)
     async def watch_clocks(self) -> None:
         """Turn clocks that are due: each is claimed in the database first, so a
         reminder is said once (also with several processes, and after downtime)."""
         try:
-            due = await self.service.absence.due(datetime.now(UTC))
+            due = await self.service.absence.due(datetime.now(UTC), self.bot.shards_here)
         except Exception:
             log.exception("Looking at turn clocks failed")
             return
@@ -76,7 +93,8 @@ class Background(commands.Cog):
     @tasks.loop(minutes=10)
     async def close_idle_lobbies(self) -> None:
         """Lobbies nobody touched for LOBBY_EXPIRY_HOURS close, with a word in their channel."""
-        for session in await self.service.expire_idle_lobbies(datetime.now(UTC)):
+        now = datetime.now(UTC)
+        for session in await self.service.expire_idle_lobbies(now, self.bot.shards_here):
             try:
                 hours = round(self.service.limits.lobby_hours)
                 text = i18n.t(session.lang, "lobby.expired", id=session.id, hours=hours)

@@ -178,7 +178,8 @@ async def offer_moves(interaction: discord.Interaction, session: Session) -> Non
     if seat not in session.to_act:
         waiting = ", ".join(session.shown(s) for s in session.awaited)
         raise UserError("game.not_your_turn", players=waiting)
-    choices = move_choices(session, seat, "", locale)
+    cpu = cast("Caravanserai", interaction.client).cpu
+    choices = await cpu.run(move_choices, session, seat, "", i18n.language(locale))
     view = discord.ui.View(timeout=None)
     view.add_item(MoveSelect(session.id, session.record.version, choices, locale))
     prompt = "\n".join(

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
+from functools import partial
 
 import discord
 
@@ -46,7 +46,7 @@ async def _chart(
     counting = [m for m in await service.storage.moves(session.id) if m.counts]
     rows = [Row(m.seat, m.notation) for m in counting]
     ends = [m.ends_turn for m in counting]
-    series = await asyncio.to_thread(
+    series = await service.cpu.run(
         score_series, session.engine, len(record.seats), record.seed, record.options, rows, ends
     )
     if series is None:
@@ -61,16 +61,14 @@ async def _chart(
         x_label = i18n.t(language, "chart.x_label")
     points = turn_ends(len(rows), ends)
     numbers = {index: turn for turn, index in enumerate(points)}  # 0: the start
-    png = await asyncio.to_thread(
+    drawing = partial(
         score_chart,
-        series,
-        session.names,
-        language,
         title=i18n.t(language, f"{session.key}.title"),
         x_label=x_label,
         winners=winners,
         turns=[numbers[i] for i in sample_evenly(points, MAX_POINTS)],
     )
+    png = await service.cpu.run(drawing, series, session.names, language)
     embed = discord.Embed(title=i18n.t(language, "chart.title"), colour=EMBED_COLOUR)
     embed.set_image(url=f"attachment://{FILENAME}")
     return embed, discord.File(io.BytesIO(png), filename=FILENAME)

@@ -29,7 +29,7 @@ from bot.replay import ReplayError, Row, replay
 from bot.service import GameService
 from bot.session import Session
 from bot.storage import MoveRecord, SeatRecord
-from cogs.boards import renderer, seat_tags
+from cogs.boards import Renderer, renderer, seat_tags
 from cogs.buttons import service_of
 from cogs.pager import PageContent, clamp, newest_first, page_count, register_pager, send_pages
 from cogs.replies import EMBED_COLOUR, final_summary, title, turn_lines
@@ -216,10 +216,15 @@ def frame_indices(rows: Sequence[MoveRecord]) -> list[int]:
 
 
 def replay_frames(
-    session: Session, rows: Sequence[MoveRecord], lang: str, limit: int = FRAME_LIMIT
+    draw: Renderer,
+    session: Session,
+    rows: Sequence[MoveRecord],
+    lang: str,
+    limit: int = FRAME_LIMIT,
 ) -> list[bytes]:
-    """The spectator's boards (PNG) of the game's turns, at most ``limit`` of them
-    spread evenly (the start and the end always). CPU work: run it in a thread.
+    """The spectator's boards (PNG) of the game's turns, drawn by ``draw``, at most
+    ``limit`` of them spread evenly (the start and the end always). CPU work: run
+    it in the worker pool (which has no cogs: the renderer is passed along).
 
     Raises :class:`ReplayError` if the log no longer replays.
     """
@@ -234,14 +239,13 @@ def replay_frames(
     )
     indices = frame_indices(rows)
     picked = [indices[k] for k in sample_indices(len(indices), limit)]
-    draw = renderer(session.key)
     names, tags = session.names, seat_tags(session)
     return [draw.board(engine.view(states[i], None), names, lang, tags) for i in picked]
 
 
-def replay_gif(session: Session, rows: Sequence[MoveRecord], lang: str) -> bytes:
+def replay_gif(draw: Renderer, session: Session, rows: Sequence[MoveRecord], lang: str) -> bytes:
     """The replay as an animated GIF under Discord's attachment limit."""
-    return animate(replay_frames(session, rows, lang), limit=FRAME_LIMIT)
+    return animate(replay_frames(draw, session, rows, lang), limit=FRAME_LIMIT)
 
 
 async def replay_target(
@@ -278,7 +282,8 @@ async def replay_reply(
     await interaction.response.defer(thinking=True)
     try:
         async with _drawing:
-            gif = await asyncio.to_thread(replay_gif, session, rows, i18n.language(locale))
+            draw, lang = renderer(session.key), i18n.language(locale)
+            gif = await service.cpu.run(replay_gif, draw, session, rows, lang)
     except (ReplayError, ValueError):
         log.exception("Game %s cannot be replayed", session.id)
         await interaction.followup.send(i18n.t(locale, "replay.broken", id=session.id))

@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import i18n
 from bot.errors import UserError
 from bot.service import GameService
 from bot.session import Session
@@ -50,7 +51,7 @@ class GameCog(commands.GroupCog):
         return self.bot.service
 
     async def cog_load(self) -> None:
-        boards.register(self.key, self.renderer)
+        boards.register(self.key, self.renderer, self.bot.cpu)
         buttons.register_quick_moves(self.key, self.quick_moves)
 
     def quick_moves(self, session: Session) -> Sequence[Any]:
@@ -112,10 +113,10 @@ class GameCog(commands.GroupCog):
             label, value = waiting_choice(session, interaction.locale)
             return [app_commands.Choice(name=label, value=value)]
         session, seat = found
-        return [
-            app_commands.Choice(name=label, value=value)
-            for label, value in move_choices(session, seat, current, interaction.locale)
-        ]
+        # The bot's whole-turn idea is worked out with the AI seats', off the loop.
+        lang = i18n.language(interaction.locale)  # a plain string travels to a worker
+        choices = await self.bot.cpu.run(move_choices, session, seat, current, lang)
+        return [app_commands.Choice(name=label, value=value) for label, value in choices]
 
     async def playing_here(self, interaction: discord.Interaction) -> Session | None:
         """This game, running in the channel (for who-is-awaited answers)."""

@@ -21,8 +21,9 @@ from bot.config import (
     load_config,
     load_database_url,
     project_root,
+    shards_of,
 )
-from bot.storage import DEFAULT_DATABASE_URL, check_database_url
+from bot.storage import DEFAULT_DATABASE_URL, Shards, check_database_url
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -317,3 +318,38 @@ def test_python_m_bot_without_token_exits_with_help(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert "DISCORD_TOKEN is not set" in result.stderr
     assert "Reset Token" in result.stderr
+
+
+def test_shards_and_cpu_workers(tmp_path: Path) -> None:
+    def config(**env: str) -> Config:
+        return load_config({"DISCORD_TOKEN": "t", **env}, tmp_path / ".env")
+
+    unsharded = config()
+    assert (unsharded.shard_count, unsharded.shard_ids) == (None, None)
+    assert shards_of(unsharded) is None  # every shard here: every guild's work
+    assert unsharded.cpu_workers >= 1  # one per core by default
+    assert config(CPU_WORKERS="0").cpu_workers == 0
+    assert config(CPU_WORKERS="3").cpu_workers == 3
+
+    everything = config(SHARD_COUNT="4")
+    assert everything.shard_ids == (0, 1, 2, 3) and shards_of(everything) is None
+    some = config(SHARD_COUNT="4", SHARD_IDS=" 3, 0-1 ")
+    assert (some.shard_count, some.shard_ids) == (4, (0, 1, 3))
+    assert shards_of(some) == Shards(4, frozenset({0, 1, 3}))
+    assert shards_of(config(SHARD_COUNT="2", SHARD_IDS="1")) == Shards(2, frozenset({1}))
+
+    for env, message in [
+        ({"SHARD_IDS": "1"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT='0'"),
+        ({"SHARD_COUNT": "two"}, "SHARD_COUNT='two'"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "numbered 0 to 1"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "3-1"}, "numbered 0 to 3"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "a"}, "'a' is not a shard number"),
+        ({"CPU_WORKERS": "-1"}, "CPU_WORKERS='-1'"),
+        ({"CPU_WORKERS": "many"}, "CPU_WORKERS='many'"),
+    ]:
+        with pytest.raises(ConfigError, match=message):
+            config(**env)
+    for documented in (ROOT / "README.md", ROOT / ".env.example"):
+        text = documented.read_text(encoding="utf-8")
+        assert all(name in text for name in ("SHARD_COUNT", "SHARD_IDS", "CPU_WORKERS"))

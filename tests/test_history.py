@@ -323,7 +323,7 @@ async def test_a_finished_game_replays_as_a_gif(service: GameService, tmp_path: 
     rows = replay_rows(await service.storage.moves(session.id))
     turns = len(frame_indices(rows))
     assert turns > 20
-    gif = replay_gif(session, rows, "fr")
+    gif = replay_gif(DesertRenderer(), session, rows, "fr")
     assert len(gif) < MAX_BYTES < 8 * 1024 * 1024
     with Image.open(io.BytesIO(gif)) as image:
         frames = getattr(image, "n_frames", 1)

@@ -63,7 +63,7 @@ def build_view(s: DesertState, viewer: Seat | None, outcome: Outcome | None) -> 
         viewer=viewer,
         players=s.players,
         phase=s.phase,
-        terrain=TERRAIN_BY_COORD,
+        terrain=dict(TERRAIN_BY_COORD),  # a plain dict: views are pickled to workers
         active=frozenset(COORDS[i] for i in layout(s.players).active),
         oases=frozenset(COORDS[o] for o in s.oases),
         water={COORDS[i]: v for i, v in enumerate(s.water) if v},

@@ -3,6 +3,8 @@ with typeable coordinates, and the common score/turn panel under it."""
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -104,10 +106,16 @@ def render_nim(
     return png_bytes(image)
 
 
+# Test knob: a board that takes this long to draw (tests/test_e2e_cpu.py), like a
+# heavy board on a busy machine.
+SLOW_BOARD_SECONDS = "NIM_BOARD_SECONDS"
+
+
 class NimRenderer:
     def board(
         self, view: NimView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
     ) -> bytes:
+        time.sleep(float(os.environ.get(SLOW_BOARD_SECONDS) or 0))
         return render_nim(view, names, lang, tags)
 
     def hand(self, view: NimView, names: Sequence[str], lang: str) -> bytes | None:

@@ -1,0 +1,133 @@
+"""CPU-heavy work (board images, AI seats' thinking) in a pool of worker processes.
+
+Pillow and the bots hold the CPU for tens of milliseconds; on the event loop
+that would delay every other game's acknowledgement, and in a thread it
+would still share one core (the GIL). A process pool sized to the machine
+(``CPU_WORKERS``, default: one per core) lets one busy bot process use every
+core. ``CPU_WORKERS=0`` runs the work on the event loop itself: no extra
+processes, for tests and for the benchmark that measures what the pool buys.
+
+What is sent to a worker is pickled: renderers, engines, states, views and
+moves are plain objects, and functions are sent by reference (a worker
+imports their module on first use).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+log = logging.getLogger(__name__)
+
+OWNER_CHECK_SECONDS = 1.0
+
+T = TypeVar("T")
+
+
+def _prepare_worker(extra_games: Sequence[str], owner: int) -> None:
+    """Runs once in each worker, before any job: the same games as the bot, and
+    quiet on Ctrl-C (the parent handles shutdown and stops the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(owner,), name="owner-watch", daemon=True).start()
+    warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
+    from bot import registry
+
+    registry.configure(extra_games)
+    registry.specs()  # import the engines now, not during the first job
+
+
+def _exit_with(owner: int) -> None:
+    """A bot process killed outright (SIGKILL, out of memory) cannot stop its pool;
+    its workers notice it is gone and exit instead of lingering."""
+    while True:
+        time.sleep(OWNER_CHECK_SECONDS)
+        try:
+            os.kill(owner, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:
+            pass  # alive, under another user (the pid was reused): keep going
+
+
+def _ready() -> bool:
+    return True
+
+
+def _start_method() -> multiprocessing.context.BaseContext:
+    """forkserver where it exists (Linux): workers do not inherit the event loop's
+    threads and sockets, and start faster than spawn; spawn elsewhere."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+class CpuPool:
+    """Runs a function in a worker process (or inline with no workers) and awaits it."""
+
+    def __init__(self, workers: int, extra_games: Sequence[str] = ()) -> None:
+        if workers < 0:
+            raise ValueError("workers must be 0 or more")
+        self.workers = workers
+        self._extra_games = tuple(extra_games)
+        self._executor: ProcessPoolExecutor | None = None
+
+    @property
+    def inline(self) -> bool:
+        return self.workers == 0
+
+    def _executor_now(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.workers,
+                mp_context=_start_method(),
+                initializer=_prepare_worker,
+                initargs=(self._extra_games, os.getpid()),
+            )
+        return self._executor
+
+    async def start(self) -> None:
+        """Start every worker now (importing Pillow and the games takes a second),
+        so the first boards after a start are not slow."""
+        if self.inline:
+            return
+        executor = self._executor_now()
+        loop = asyncio.get_running_loop()
+        # Workers are started on demand, one per job that finds none idle.
+        await asyncio.gather(*(loop.run_in_executor(executor, _ready) for _ in range(self.workers)))
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` in a worker (both pickled), or here with no workers."""
+        if self.inline:
+            return function(*args)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor_now(), function, *args)
+        except BrokenProcessPool:
+            # A worker died (killed for memory, a crash in a C library): every job
+            # of that pool failed. Start a fresh pool and try this job once more.
+            log.warning("A CPU worker died; starting a new pool")
+            self._replace_broken()
+            return await loop.run_in_executor(self._executor_now(), function, *args)
+
+    def _replace_broken(self) -> None:
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the workers; jobs not yet started are dropped."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+
+INLINE = CpuPool(0)

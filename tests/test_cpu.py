@@ -1,0 +1,180 @@
+"""The CPU pool: work runs in worker processes, survives a dead worker, and
+boards and AI seats use it."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from bot import i18n, registry
+from bot.cpu import INLINE, CpuPool
+from bot.service import GameService
+from bot.storage import Storage
+from games.core import bot_move
+from tests.service_games import ALICE, BOB, CHANNEL, GUILD, start_desert
+
+T = TypeVar("T")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def where() -> tuple[int, int]:
+    return os.getpid(), threading.get_ident()
+
+
+def die() -> None:
+    os._exit(3)  # a worker killed mid-job (out of memory, a crash in C)
+
+
+@pytest.fixture
+async def pool() -> AsyncIterator[CpuPool]:
+    workers = CpuPool(2)
+    await workers.start()
+    yield workers
+    workers.close()
+
+
+async def test_work_runs_in_other_processes(pool: CpuPool) -> None:
+    pids = {pid for pid, _ in [await pool.run(where) for _ in range(4)]}
+    assert os.getpid() not in pids
+    assert 1 <= len(pids) <= 2
+
+
+async def test_no_workers_means_on_the_event_loop_thread() -> None:
+    assert await INLINE.run(where) == where()
+
+
+async def test_a_dead_worker_is_replaced_and_the_job_retried(pool: CpuPool) -> None:
+    before = {await pool.run(os.getpid) for _ in range(2)}
+    with pytest.raises(Exception):  # noqa: B017 - the retried job dies again: it is reported
+        await pool.run(die)
+    after = await pool.run(os.getpid)
+    assert after not in before and after != os.getpid()
+    assert await pool.run(sum, [1, 2, 3]) == 6
+
+
+async def test_a_negative_pool_size_is_refused() -> None:
+    with pytest.raises(ValueError):
+        CpuPool(-1)
+
+
+def test_every_game_state_view_and_move_can_go_to_a_worker() -> None:
+    """What the pool sends (engines, bots, states, views, moves) pickles to equal values."""
+    for key, spec in registry.specs().items():
+        engine = spec.engine
+        state = engine.new(3, 7)
+        for ply in range(40):
+            seats = engine.to_act(state)
+            if not seats:
+                break
+            move = bot_move(engine, spec.bot, state, seats[0], ply)
+            assert pickle.loads(pickle.dumps(move)) == move, key
+            state = engine.apply(state, seats[0], move)
+        for viewer in (None, 0, 1):
+            view = engine.view(state, viewer)
+            assert pickle.loads(pickle.dumps(view)) == view, key
+        assert pickle.loads(pickle.dumps(state)) == state, key
+        assert pickle.loads(pickle.dumps((engine, spec.bot))) is not None
+
+
+class Recording(CpuPool):
+    """The real pool, noting what it was asked to run."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(workers)
+        self.ran: list[str] = []
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        self.ran.append(function.__name__)
+        return await super().run(function, *args)
+
+
+async def test_ai_seats_think_in_the_pool(storage: Storage) -> None:
+    pool = Recording(1)
+    service = GameService(storage, cpu=pool)
+    try:
+        await service.create(
+            kind_key="desert",
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            user_id=ALICE,
+            name="Alice",
+            bots=1,
+        )
+        report = await service.start(CHANNEL, ALICE, first=1)  # the bot begins
+        after = (await service.advance(report.after)).after
+    finally:
+        pool.close()
+    assert [after.seat(s).user_id for s in after.awaited] == [ALICE]
+    moves = await storage.moves(after.id)
+    assert moves and all(m.by_ai for m in moves)
+    assert pool.ran.count("bot_move") == len(moves)
+
+
+async def test_move_suggestions_are_the_same_from_a_worker(service: GameService) -> None:
+    """Autocomplete and the move select ask the pool; the session and the reader's
+    locale travel there and the same suggestions come back."""
+    import discord
+
+    from cogs.suggest import move_choices
+
+    session = await start_desert(service, BOB)
+    seat = session.awaited[0]
+    pool = CpuPool(1)
+    try:
+        for typed, locale in (("", discord.Locale.french), ("F", discord.Locale.american_english)):
+            here = move_choices(session, seat, typed, locale)
+            assert here
+            lang = i18n.language(locale)  # what the cogs send: Discord's Locale does not pickle
+            assert await pool.run(move_choices, session, seat, typed, lang) == here
+    finally:
+        pool.close()
+
+
+def test_workers_exit_when_their_bot_is_killed(tmp_path: Path) -> None:
+    """A bot process killed outright leaves no worker behind."""
+    script = tmp_path / "owner.py"
+    script.write_text(
+        "import asyncio, os, sys\n"
+        "from bot.cpu import CpuPool\n"
+        "async def main():\n"
+        "    pool = CpuPool(2)\n"
+        "    await pool.start()\n"
+        "    pids = {await pool.run(os.getpid) for _ in range(6)}\n"
+        "    print(*pids, flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    owner = subprocess.Popen(
+        [sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert owner.stdout is not None
+        workers = [int(pid) for pid in owner.stdout.readline().split()]
+        assert workers
+    finally:
+        owner.kill()
+        owner.wait()
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in workers):
+        assert time.monotonic() < deadline, "workers outlived their bot"
+        time.sleep(0.1)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is dead too (its parent, the forkserver, has not reaped it yet).
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split(") ", 1)[1].startswith("Z"))
