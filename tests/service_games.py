@@ -14,9 +14,11 @@ GUILD, CHANNEL = 100, 200
 ALICE, BOB, CAROL = 1, 2, 3
 
 
-async def start_desert(service: GameService, *joiners: int, bots: int = 0) -> Session:
-    """Alice's game in CHANNEL with ``joiners`` and ``bots``, started with Alice
-    first, after any bot turns due."""
+async def start_desert(
+    service: GameService, *joiners: int, bots: int = 0, first: int = 0
+) -> Session:
+    """Alice's game in CHANNEL with ``joiners`` and ``bots``, started with lobby
+    seat ``first`` first (Alice by default), after any bot turns due."""
     await service.create(
         kind_key="desert",
         guild_id=GUILD,
@@ -27,7 +29,7 @@ async def start_desert(service: GameService, *joiners: int, bots: int = 0) -> Se
     )
     for user in joiners:
         await service.join(CHANNEL, user, f"user{user}")
-    report = await service.start(CHANNEL, ALICE, first=0)
+    report = await service.start(CHANNEL, ALICE, first=first)
     return (await service.advance(report.after)).after
 
 

@@ -20,7 +20,7 @@ from bot.cpu import INLINE, CpuPool
 from bot.service import GameService
 from bot.storage import Storage
 from games.core import bot_move
-from tests.service_games import ALICE, BOB, CHANNEL, GUILD, start_desert
+from tests.service_games import ALICE, BOB, start_desert
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,16 +101,7 @@ async def test_ai_seats_think_in_the_pool(storage: Storage) -> None:
     pool = Recording(1)
     service = GameService(storage, cpu=pool)
     try:
-        await service.create(
-            kind_key="desert",
-            guild_id=GUILD,
-            channel_id=CHANNEL,
-            user_id=ALICE,
-            name="Alice",
-            bots=1,
-        )
-        report = await service.start(CHANNEL, ALICE, first=1)  # the bot begins
-        after = (await service.advance(report.after)).after
+        after = await start_desert(service, bots=1, first=1)  # the bot begins
     finally:
         pool.close()
     assert [after.seat(s).user_id for s in after.awaited] == [ALICE]
