@@ -206,7 +206,8 @@ class Caravanserai(commands.AutoShardedBot):
             if task is not current and not task.done() and task.get_name().startswith(prefixes)
         ]
         for task in handlers:
-            task.cancel()
+            if not task.cancelling():  # a loop its cog cancelled is unwinding already
+                task.cancel()
         if handlers:
             await asyncio.wait(handlers, timeout=5)
         storage, self._storage = self._storage, None

@@ -17,7 +17,8 @@ from typing import Any
 
 from PIL import Image
 
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, Session
+from tests.pg import die_with_parent
 
 ROOT = Path(__file__).resolve().parents[1]
 MENTION = re.compile(r"<@(\d+)>")
@@ -30,15 +31,23 @@ class BotProcess:
         self,
         fake: FakeDiscord,
         workdir: Path,
-        guild_id: int,
+        guild_id: int | str,
         extra_env: dict[str, str] | None = None,
+        *,
+        database_url: str | None = None,
+        sessions: int = 1,
     ) -> None:
+        """``guild_id``: the guild(s) to sync commands in (``"1,2"`` for several);
+        ``database_url``: another database than ``workdir``'s SQLite file (e.g. one
+        PostgreSQL database for several processes); ``sessions``: how many gateway
+        sessions (shards) the process opens."""
         self.fake = fake
         self.workdir = workdir
+        self.sessions = sessions
         self.env = {
             **{k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")},
             **fake.bot_env(),
-            "DATABASE_URL": f"sqlite:///{workdir / 'games.db'}",
+            "DATABASE_URL": database_url or f"sqlite:///{workdir / 'games.db'}",
             "DISCORD_GUILD_IDS": str(guild_id),
             "LOG_LEVEL": "INFO",
             "CARAVANSERAI_ENV_FILE": os.devnull,  # a developer's own .env stays out
@@ -47,15 +56,26 @@ class BotProcess:
         self.process: asyncio.subprocess.Process | None = None
         self.log = workdir / "bot.log"
 
-    async def start(self) -> None:
-        seen = self.fake.ready_count
+    async def start(self) -> list[Session]:
+        """Start the process; returns its gateway sessions once they are ready."""
+        return await start_together(self)
+
+    async def launch(self) -> None:
+        """Start the process without waiting for it (see :func:`start_together`)."""
+        self.workdir.mkdir(parents=True, exist_ok=True)
         with self.log.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", cwd=ROOT, env=self.env, stdout=log, stderr=log
+                sys.executable,
+                *("-m", "bot"),
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=log,
+                preexec_fn=die_with_parent,  # a killed test run leaves no bot behind
             )
-        await self.fake.wait_ready(60, after=seen)
-        # The bot syncs commands before connecting; give on_ready a moment.
-        await asyncio.sleep(0.2)
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
 
     async def stop(self) -> int:
         assert self.process is not None
@@ -75,6 +95,35 @@ class BotProcess:
         with self.database() as db:
             row = db.execute("SELECT version FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return 0 if row is None else int(row[0])
+
+
+async def start_together(*bots: BotProcess, timeout: float = 60) -> list[Session]:
+    """Start several bot processes at once (on one fake Discord) and wait until all
+    their sessions are ready; returns those sessions, newest first. A process
+    that exits meanwhile fails at once, with its log."""
+    fake = bots[0].fake
+    seen = fake.ready_count
+    for bot in bots:
+        await bot.launch()
+    ready = asyncio.ensure_future(
+        fake.wait_ready(timeout, after=seen, count=sum(b.sessions for b in bots))
+    )
+    exits = {asyncio.ensure_future(b.process.wait()): b for b in bots if b.process is not None}
+    try:
+        await asyncio.wait({ready, *exits}, return_when=asyncio.FIRST_COMPLETED)
+        for waited, bot in exits.items():
+            if waited.done() and not ready.done():
+                raise AssertionError(
+                    f"the bot exited with {waited.result()} before it was ready:\n"
+                    + bot.log_text()[-3000:]
+                )
+        sessions = await ready
+    finally:
+        for pending in (ready, *exits):
+            pending.cancel()
+    # The bot syncs commands before connecting; give on_ready a moment.
+    await asyncio.sleep(0.2)
+    return sessions
 
 
 @dataclass

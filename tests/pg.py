@@ -93,7 +93,7 @@ def _unprivileged() -> pwd.struct_passwd | None:
     raise RuntimeError("running as root, and no postgres or nobody account to run PostgreSQL as")
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """In the child, before exec: SIGTERM it if the test process dies."""
     with contextlib.suppress(Exception):
         ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
@@ -173,7 +173,7 @@ class PgServer:
                 env=env,
                 stdout=subprocess.DEVNULL,
                 stderr=log,
-                preexec_fn=_die_with_parent,
+                preexec_fn=die_with_parent,
                 **as_user,  # type: ignore[arg-type]
             )
             log.close()  # the server keeps its own copy

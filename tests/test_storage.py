@@ -1281,6 +1281,34 @@ async def test_pg_reads_never_see_uncommitted_writes(pg_url: str) -> None:
         assert (await s.get_game(g.id)) == replace(g, state={"dirty": 1}, version=g.version + 1)
 
 
+async def test_pg_a_write_cancelled_twice_leaves_no_transaction_behind(
+    pg_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Shutting down cancels handlers, some already unwinding from a first cancel:
+    a write cancelled while waiting for a row, then again while rolling back,
+    drops its connection (nothing logged at ERROR) and the storage works on."""
+    async with storage_for(pg_url) as s:
+        g = await new_active(s)
+        other = await asyncpg.connect(postgres_settings(pg_url)[0])
+        try:
+            tx = other.transaction()
+            await tx.start()
+            await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", g.id)
+            write = asyncio.create_task(s.record_move(g.id, g.version, 0, "a1", {}))
+            await asyncio.sleep(0.3)  # waiting for the row
+            write.cancel()
+            await asyncio.sleep(0.001)  # now rolling back
+            write.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await write
+            await tx.rollback()
+        finally:
+            await other.close()
+        moved = await s.record_move(g.id, g.version, 0, "a1", {})
+        assert moved.version == g.version + 1
+    assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
+
+
 # --------------------------------------------------------------------------- races, both backends
 
 

@@ -184,6 +184,17 @@ async def apply_pg_migrations(conn: _Conn, migrations: Sequence[Migration]) -> l
     return applied
 
 
+async def _roll_back(conn: _Conn, transaction: Any) -> None:
+    """Roll back; if that is itself cancelled (shutting down cancels handlers that
+    are already unwinding), drop the connection instead: the server aborts the
+    transaction, and the pool does not hand out, or complain about, a connection
+    left inside one."""
+    try:
+        await transaction.rollback()
+    except BaseException:
+        conn.terminate()
+
+
 class PostgresStorage:
     """The :class:`~bot.storage.base.Storage` protocol on a PostgreSQL database.
 
@@ -261,8 +272,18 @@ class PostgresStorage:
             async with pool.acquire() as conn:
                 if self._pool is not pool:  # closed while we waited for a connection
                     raise StorageError("storage is not open")
-                async with conn.transaction(**options):
+                transaction = conn.transaction(**options)
+                try:
+                    await transaction.start()
                     yield conn
+                except BaseException:
+                    await _roll_back(conn, transaction)
+                    raise
+                try:
+                    await transaction.commit()
+                except asyncio.CancelledError:
+                    conn.terminate()  # its outcome is the server's: never reuse it half-way
+                    raise
         except asyncpg.DeadlockDetectedError as exc:
             raise StorageBusy(f"database deadlock: {exc}") from exc
         except asyncpg.LockNotAvailableError as exc:
