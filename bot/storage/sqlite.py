@@ -331,17 +331,20 @@ class SqliteStorage:
 
     # ------------------------------------------------------------------ query helpers
 
+    # One trip to the database thread per query (execute_fetchall), not three
+    # (execute, fetch, close): under load each trip also waits for the busy event
+    # loop, and a write transaction holds SQLite's lock all along.
+
     @staticmethod
     async def _one(
         conn: aiosqlite.Connection, sql: str, params: _Params = ()
     ) -> sqlite3.Row | None:
-        async with conn.execute(sql, params) as cur:
-            return await cur.fetchone()
+        rows = await conn.execute_fetchall(sql, params)
+        return next(iter(rows), None)
 
     @staticmethod
     async def _all(conn: aiosqlite.Connection, sql: str, params: _Params = ()) -> list[sqlite3.Row]:
-        async with conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await conn.execute_fetchall(sql, params))
 
     async def _records(
         self, conn: aiosqlite.Connection, rows: Sequence[sqlite3.Row]
