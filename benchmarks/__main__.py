@@ -4,8 +4,9 @@ For every registered game: legal-move generation, board rendering (median
 and PNG size) and whole bot-vs-bot games; for the platform: a move through
 the service (parse + apply + SQLite save) and the autocomplete path as the
 cog runs it (load session + complete); for async play (benchmarks/async_play.py):
-judging an undo, a replay GIF, and turn clocks over many games. Real components only. Figures are
-machine-dependent; the file records the machine.
+judging an undo, a replay GIF, and turn clocks over many games; under load
+(benchmarks/load.py): many games played at once through the real bot process.
+Real components only. Figures are machine-dependent; the file records the machine.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from benchmarks.async_play import async_play_figures
 from benchmarks.common import Figure, percentile, timed
+from benchmarks.load import load_figures
 from bot import registry
 from bot.service import GameService
 from bot.session import Session
@@ -33,6 +35,9 @@ from games.core import GameSpec, bot_move
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Alice", "Bob", "Chloé", "Driss", "Émile"]
+# The report's parts: "platform" (every game's figures, async play), "load"
+# (whose rows are named "load: …").
+PARTS = ("platform", "load")
 
 
 def states_of_a_game(spec: GameSpec, players: int, seed: int) -> list[Any]:
@@ -207,7 +212,7 @@ def bench_playouts(spec: GameSpec, games: int) -> list[Figure]:
     return figures
 
 
-def write_report(figures: list[Figure], path: Path) -> None:
+def write_report(figures: list[Figure], path: Path, notes: str = "") -> None:
     lines = [
         "# Benchmarks",
         "",
@@ -221,15 +226,28 @@ def write_report(figures: list[Figure], path: Path) -> None:
         *(f"| {f.name} | {f.value} | {f.target} | {'yes' if f.ok else 'NO'} |" for f in figures),
         "",
     ]
+    if notes:
+        lines += [notes.rstrip(), ""]
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
-    args = parser.parse_args()
-    scale = 0.2 if args.quick else 1.0
+def previous_report(path: Path) -> tuple[list[Figure], str]:
+    """The rows of an existing report, and the notes after its table."""
+    if not path.exists():
+        return [], ""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if "|---|---|---|---|" not in lines:
+        return [], ""
+    start = lines.index("|---|---|---|---|") + 1
+    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("| ")), len(lines))
+    rows = []
+    for line in lines[start:end]:
+        name, value, target, met = (cell.strip() for cell in line.strip("| ").split(" | "))
+        rows.append(Figure(name, value, target, met == "yes"))
+    return rows, "\n".join(lines[end:]).strip()
+
+
+def platform_figures(scale: float) -> list[Figure]:
     specs = list(registry.specs().values())
     figures = []
     for spec in specs:
@@ -238,9 +256,35 @@ def main() -> None:
         figures += bench_playouts(spec, max(2, int(10 * scale)))
         figures += asyncio.run(bench_service(spec, max(50, int(400 * scale))))
     figures += async_play_figures(specs, scale)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument(
+        "--only",
+        choices=PARTS,
+        help="run one part; the report keeps the other part's rows from the existing file",
+    )
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
+    args = parser.parse_args()
+    scale = 0.2 if args.quick else 1.0
+    figures: list[Figure] = []
+    notes = ""
+    if args.only in (None, "platform"):
+        figures += platform_figures(scale)
+    if args.only in (None, "load"):
+        loaded, notes = load_figures(scale)
+        figures += loaded
     for figure in figures:
         print(f"{figure.name:55} {figure.value:>18}  target {figure.target}")
-    write_report(figures, args.out)
+    if args.only is not None:
+        rows, old_notes = previous_report(args.out)
+        kept = [f for f in rows if f.name.startswith("load:") != (args.only == "load")]
+        figures = kept + figures if args.only == "load" else figures + kept
+        notes = notes or old_notes
+    write_report(figures, args.out, notes)
     print(f"written to {args.out.relative_to(ROOT) if args.out.is_relative_to(ROOT) else args.out}")
 
 
