@@ -87,6 +87,10 @@ processes side by side (`SHARD_COUNT=2`), each on a database of its own, one
 holding {active:,} idle games besides its {few} games played and the other only
 its {few}; both get the same load at the same time ({few} tables each, fresh
 games, think 0.5–1 s), so whatever else the machine does weighs on both alike.
+On this 2-core machine two processes serve about what one does: each starts
+its own pool, and all of them share the same two cores with the fake Discord;
+several processes are for more machines (and for restarting one shard while
+the others play), not for more speed on one.
 """
 
 
