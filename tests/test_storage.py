@@ -14,7 +14,7 @@ import itertools
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterator
-from contextlib import closing
+from contextlib import asynccontextmanager, closing
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -1253,15 +1253,24 @@ async def test_pg_moves_logged_before_migration_2_keep_working(pg_empty_url: str
         assert (new.notation, new.version, new.events) == ("new", g.version, (event,))
 
 
+@asynccontextmanager
+async def another_transaction(url: str) -> AsyncIterator[tuple[Any, Any]]:
+    """Another process's connection, inside a transaction the test ends."""
+    other = await asyncpg.connect(postgres_settings(url)[0])
+    try:
+        tx = other.transaction()
+        await tx.start()
+        yield other, tx
+    finally:
+        await other.close()
+
+
 async def test_pg_reads_never_see_uncommitted_writes(pg_url: str) -> None:
     """Another process's open transaction: reads see the last commit and do not
     wait; a write on the same game waits for it, then finds the version moved."""
     async with storage_for(pg_url) as s:
         g = await new_active(s)
-        other = await asyncpg.connect(postgres_settings(pg_url)[0])
-        try:
-            tx = other.transaction()
-            await tx.start()
+        async with another_transaction(pg_url) as (other, tx):
             await other.execute(
                 "UPDATE games SET state = '{\"dirty\":1}', version = version + 1 WHERE id = $1",
                 g.id,
@@ -1276,8 +1285,6 @@ async def test_pg_reads_never_see_uncommitted_writes(pg_url: str) -> None:
             await tx.commit()
             with pytest.raises(StaleVersion):
                 await asyncio.wait_for(write, 5)
-        finally:
-            await other.close()
         assert (await s.get_game(g.id)) == replace(g, state={"dirty": 1}, version=g.version + 1)
 
 
@@ -1289,10 +1296,7 @@ async def test_pg_a_write_cancelled_twice_leaves_no_transaction_behind(
     drops its connection (nothing logged at ERROR) and the storage works on."""
     async with storage_for(pg_url) as s:
         g = await new_active(s)
-        other = await asyncpg.connect(postgres_settings(pg_url)[0])
-        try:
-            tx = other.transaction()
-            await tx.start()
+        async with another_transaction(pg_url) as (other, tx):
             await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", g.id)
             write = asyncio.create_task(s.record_move(g.id, g.version, 0, "a1", {}))
             await asyncio.sleep(0.3)  # waiting for the row
@@ -1302,8 +1306,6 @@ async def test_pg_a_write_cancelled_twice_leaves_no_transaction_behind(
             with pytest.raises(asyncio.CancelledError):
                 await write
             await tx.rollback()
-        finally:
-            await other.close()
         moved = await s.record_move(g.id, g.version, 0, "a1", {})
         assert moved.version == g.version + 1
     assert not [r for r in caplog.records if r.levelname == "ERROR"], caplog.text
