@@ -256,11 +256,7 @@ class Caravanserai(commands.AutoShardedBot):
         loop = asyncio.get_running_loop()
         give_up = loop.time() + seconds
         while True:
-            now = datetime.now(UTC)
-            until = now + timedelta(seconds=seconds)
-            if await self.storage.take_lease(
-                name, self.instance, now.isoformat(), until.isoformat()
-            ):
+            if await self.take_lease(name, seconds):
                 return True
             if loop.time() >= give_up:
                 return False

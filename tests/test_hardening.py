@@ -299,3 +299,24 @@ async def test_a_repeated_board_comes_from_the_cache(service: GameService) -> No
 
         boards.register("desert", DesertRenderer())
     assert calls == ["en", "fr"]  # drawn once per language, then served from the cache
+
+
+async def test_a_board_asked_twice_at_once_is_drawn_once(service: GameService) -> None:
+    """A turn post and a /game board at the same moment share one drawing."""
+    from cogs import boards
+    from cogs.desert import DesertRenderer
+
+    session = await started(service, 81, BOB)
+    calls = []
+
+    class Counting(DesertRenderer):
+        def board(self, view: object, names: object, lang: str, tags: object = ()) -> bytes:
+            calls.append(lang)
+            return b"png"
+
+    boards.register("desert", Counting())
+    try:
+        files = await asyncio.gather(*(boards.board_file(session, 0, "en") for _ in range(3)))
+    finally:
+        boards.register("desert", DesertRenderer())
+    assert calls == ["en"] and all(f.fp.read() == b"png" for f in files)
