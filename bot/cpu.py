@@ -53,10 +53,8 @@ def _exit_with(owner: int) -> None:
         time.sleep(OWNER_CHECK_SECONDS)
         try:
             os.kill(owner, 0)
-        except ProcessLookupError:
+        except OSError:  # no such process, or one of another user's under its pid
             os._exit(0)
-        except PermissionError:
-            pass  # alive, under another user (the pid was reused): keep going
 
 
 def _ready() -> bool:
