@@ -15,7 +15,7 @@ from discord.ext import commands, tasks
 
 from bot import i18n
 from bot.service import GameService
-from cogs.flow import post_ai_turns
+from cogs.flow import post_ai_turns, report_failure
 from cogs.votes import VOTE_ITEMS, tell_clock_news
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class Background(commands.Cog):
             try:
                 await self._resume(record.id)
             except Exception:
-                log.exception("Resuming AI seats of game %s failed; skipped", record.id)
+                report_failure(self.bot, "Resuming AI seats of game %s failed", record.id)
 
     async def _resume(self, game_id: int) -> None:
         session = await self.service.get(game_id)
@@ -88,7 +88,7 @@ class Background(commands.Cog):
             try:
                 await tell_clock_news(self.bot, self.service, news)
             except Exception:
-                log.exception("Clock news of game %s failed; skipped", news.session.id)
+                report_failure(self.bot, "Clock news of game %s failed", news.session.id)
 
     @tasks.loop(minutes=10)
     async def close_idle_lobbies(self) -> None:
@@ -101,7 +101,7 @@ class Background(commands.Cog):
                 channel = self.bot.get_partial_messageable(session.record.channel_id)
                 await channel.send(text)
             except Exception:
-                log.exception("Telling lobby %s it closed failed", session.id)
+                report_failure(self.bot, "Telling lobby %s it closed failed", session.id)
 
     @close_idle_lobbies.before_loop
     async def _wait_until_ready_too(self) -> None:

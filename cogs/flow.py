@@ -97,7 +97,9 @@ async def publish(
     except Exception:
         # The move is already saved: say so publicly (the followup of a public
         # defer is public anyway) rather than leave "thinking…" forever.
-        log.exception("Posting game %s failed after the move was saved", report.after.id)
+        report_failure(
+            interaction.client, "Posting game %s failed after the move was saved", report.after.id
+        )
         await interaction.followup.send(i18n.t(interaction.locale, "error.after_save"))
         return
     await tell_parent(interaction.client, report.before, ai.after)
@@ -139,7 +141,16 @@ async def after_post(
         await service.storage.set_board_message(session.id, posted.id)
         await notify_turn(client, service, session, board_link(session, posted.id))
     except Exception:
-        log.exception("After posting game %s's board", session.id)
+        report_failure(client, "After posting game %s's board", session.id)
+
+
+def report_failure(client: discord.Client, message: str, *args: object) -> None:
+    """Log a step that failed, with its traceback; without one if the bot is
+    stopping, since closing its connections under a running step is expected."""
+    if client.is_closed():
+        log.info(message + "; the bot is stopping", *args)
+    else:
+        log.exception(message, *args)
 
 
 async def notify_turn(

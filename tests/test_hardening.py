@@ -320,3 +320,31 @@ async def test_a_board_asked_twice_at_once_is_drawn_once(service: GameService) -
     finally:
         boards.register("desert", DesertRenderer())
     assert calls == ["en"] and all(f.fp.read() == b"png" for f in files)
+
+
+async def test_a_step_cut_short_by_stopping_is_not_logged_as_an_error(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A turn post's later steps fail when the bot stops under them (its HTTP
+    session closes): that is said plainly; the same failure while running is an
+    ERROR with its traceback."""
+    import discord
+
+    from cogs.flow import report_failure
+
+    caplog.set_level("INFO", logger="cogs.flow")
+    client = discord.Client(intents=discord.Intents.none())
+    for stopping in (False, True):
+        if stopping:
+            await client.close()
+        caplog.clear()
+        try:
+            raise ConnectionResetError("server disconnected")
+        except ConnectionResetError:
+            report_failure(client, "After posting game %s's board", 7)
+        (record,) = [r for r in caplog.records if r.name == "cogs.flow"]
+        assert record.getMessage().startswith("After posting game 7's board")
+        if stopping:
+            assert record.levelname == "INFO" and record.exc_info is None
+        else:
+            assert record.levelname == "ERROR" and record.exc_info is not None
