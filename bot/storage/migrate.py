@@ -79,6 +79,20 @@ async def current_version(conn: aiosqlite.Connection) -> int:
     return int(row[0]) if row is not None else 0
 
 
+# The bookkeeping table, the same in both dialects.
+SCHEMA_MIGRATIONS = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+)
+
+
+def refuse_newer(have: int, migrations: Sequence[Migration]) -> None:
+    """A database migrated by newer code is not touched."""
+    latest = migrations[-1].version if migrations else 0
+    if have > latest:
+        raise MigrationError(f"database schema is v{have}, newer than this code (v{latest})")
+
+
 async def apply_migrations(
     conn: aiosqlite.Connection, migrations: Sequence[Migration]
 ) -> list[int]:
@@ -86,14 +100,9 @@ async def apply_migrations(
 
     ``conn`` must be in autocommit mode (``isolation_level=None``).
     """
-    await conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations ("
-        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-    )
-    latest = migrations[-1].version if migrations else 0
+    await conn.execute(SCHEMA_MIGRATIONS)
     have = await current_version(conn)
-    if have > latest:
-        raise MigrationError(f"database schema is v{have}, newer than this code (v{latest})")
+    refuse_newer(have, migrations)
     applied: list[int] = []
     for mig in migrations:
         if mig.version <= have:

@@ -106,7 +106,7 @@ from .common import (
     vacation_record,
     vacation_times,
 )
-from .migrate import Migration, load_migrations
+from .migrate import SCHEMA_MIGRATIONS, Migration, load_migrations, refuse_newer
 
 DEFAULT_POOL_SIZE = 10
 # pg_advisory_xact_lock key of the migration runner ("caravan" in ASCII).
@@ -148,16 +148,11 @@ async def apply_pg_migrations(conn: _Conn, migrations: Sequence[Migration]) -> l
     Each runs in its own transaction with its bookkeeping row, under an advisory
     lock: a second process waits, then finds it applied and skips it.
     """
-    latest = migrations[-1].version if migrations else 0
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-        await conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-        )
+        await conn.execute(SCHEMA_MIGRATIONS)
         have = await current_pg_version(conn)
-    if have > latest:
-        raise MigrationError(f"database schema is v{have}, newer than this code (v{latest})")
+    refuse_newer(have, migrations)
     applied: list[int] = []
     for mig in migrations:
         if mig.version <= have:
