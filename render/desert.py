@@ -137,7 +137,7 @@ def render_desert(
     ``names[i]`` is seat i's display name; names that are missing or that
     the font cannot show at all fall back to "Player N". ``tags[i]``, when
     given, marks seat i's row: "bot" (an AI plays it), "resigned" or None.
-    Pure and CPU-only: safe in ``asyncio.to_thread``.
+    Pure and CPU-only: safe in a worker process (bot/cpu.py).
     """
     return png_bytes(render_desert_image(view, names, lang, tags))
 

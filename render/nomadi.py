@@ -179,7 +179,7 @@ def render_nomadi(
 
     ``names[i]`` is seat i's display name (missing or unprintable ones fall
     back to "Player N"); ``tags[i]``, when given, badges seat i's row: "bot",
-    "resigned" or None. Pure and CPU-only: safe in ``asyncio.to_thread``.
+    "resigned" or None. Pure and CPU-only: safe in a worker process (bot/cpu.py).
     """
     return png_bytes(render_nomadi_image(view, names, lang, tags))
 

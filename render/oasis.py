@@ -206,7 +206,7 @@ def render_oasis(
 
     ``names[i]`` is seat i's display name (missing or unprintable ones fall
     back to "Player N"); ``tags[i]``, when given, badges seat i's row: "bot",
-    "resigned" or None. Pure and CPU-only: safe in ``asyncio.to_thread``.
+    "resigned" or None. Pure and CPU-only: safe in a worker process (bot/cpu.py).
     """
     return png_bytes(render_oasis_image(view, names, lang, tags))
 
