@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -32,7 +32,7 @@ from bot.session import (
     seating,
 )
 from bot.storage import ChannelBusy as StorageChannelBusy
-from bot.storage import GameRecord, Shards, StaleVersion, Storage
+from bot.storage import GameRecord, MoveRecord, Shards, StaleVersion, Storage
 from bot.undoing import Undoing
 from games.core import (
     Event,
@@ -75,6 +75,21 @@ class _Saved:
     game_id: int
     version: int
     data: Mapping[str, Any] = field(compare=False, hash=False)
+
+
+def turns_of(rows: Sequence[MoveRecord]) -> list[Turn]:
+    """Move-log rows as turns (public events only), in order."""
+    turns: list[Turn] = []
+    open_turn = False  # the previous row did not end its seat's turn
+    for row in rows:
+        events = tuple(Event.from_json(e) for e in row.events if e.get("to") is None)
+        if turns and open_turn and turns[-1].seat == row.seat:
+            last = turns[-1]
+            turns[-1] = Turn(row.seat, (*last.moves, row.notation), False, last.events + events)
+        else:
+            turns.append(Turn(row.seat, (row.notation,), False, events))
+        open_turn = not row.ends_turn
+    return turns
 
 
 class GameService:
@@ -147,17 +162,7 @@ class GameService:
 
     async def history(self, session: Session) -> list[Turn]:
         """The move log as turns (public events only), in order."""
-        turns: list[Turn] = []
-        open_turn = False  # the previous row did not end its seat's turn
-        for row in await self.storage.moves(session.id):
-            events = tuple(Event.from_json(e) for e in row.events if e.get("to") is None)
-            if turns and open_turn and turns[-1].seat == row.seat:
-                last = turns[-1]
-                turns[-1] = Turn(row.seat, (*last.moves, row.notation), False, last.events + events)
-            else:
-                turns.append(Turn(row.seat, (row.notation,), False, events))
-            open_turn = not row.ends_turn
-        return turns
+        return turns_of(await self.storage.moves(session.id))
 
     async def remove_bot(self, channel_id: int, user_id: int, seat: Seat) -> Session:
         """The lobby's creator takes a bot seat away."""

@@ -54,12 +54,12 @@ async def _chart(
     winners = tuple(s.seat for s in session.standings() if s.won)
     language = i18n.language(lang)
     # The x axis counts points in time: the start, then each turn's end.
-    turns = len(turn_ends(len(rows), ends)) - 1
-    if turns + 1 > MAX_POINTS:
+    points = turn_ends(len(rows), ends)
+    turns = len(points) - 1
+    if len(points) > MAX_POINTS:
         x_label = i18n.t(language, "chart.x_label_sampled", count=turns)
     else:
         x_label = i18n.t(language, "chart.x_label")
-    points = turn_ends(len(rows), ends)
     numbers = {index: turn for turn, index in enumerate(points)}  # 0: the start
     drawing = partial(
         score_chart,

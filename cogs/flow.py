@@ -9,7 +9,8 @@ ephemeral followup, another human seat gets a DM, AI seats get nothing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
 import discord
 
@@ -91,9 +92,7 @@ async def publish(
         posted = await send_followup(interaction, message)
         await after_post(interaction.client, service, now, posted)
         if ai.ended:
-            chart = await final_chart(service, now, locale)
-            if chart is not None:
-                await interaction.followup.send(embed=chart[0], file=chart[1])
+            await send_final_chart(interaction.followup.send, service, now, locale)
     except Exception:
         # The move is already saved: say so publicly (the followup of a public
         # defer is public anyway) rather than leave "thinking…" forever.
@@ -124,12 +123,19 @@ async def post_ai_turns(client: discord.Client, service: GameService, session: S
     posted = await post_to_channel(channel, message)
     await after_post(client, service, after, posted)
     if report.ended:
-        chart = await final_chart(service, after, lang)
-        if chart is not None:
-            await channel.send(embed=chart[0], file=chart[1])
+        await send_final_chart(channel.send, service, after, lang)
     await tell_parent(client, session, after)
     await deliver_private(client, after, report.private_events())
     return True
+
+
+async def send_final_chart(
+    send: Callable[..., Awaitable[Any]], service: GameService, session: Session, lang: str
+) -> None:
+    """The score-over-time chart under a finished game's final post (if it can be drawn)."""
+    chart = await final_chart(service, session, lang)
+    if chart is not None:
+        await send(embed=chart[0], file=chart[1])
 
 
 async def after_post(

@@ -12,6 +12,7 @@ from bot import i18n, registry
 from bot.errors import UserError
 from bot.translator import cmd
 from cogs import history  # noqa: F401 — registers the history pager (its buttons are here)
+from cogs.lobby import game_choices
 from cogs.pager import DYNAMIC_ITEMS, PageContent, clamp, register_pager, send_pages
 from cogs.replies import EMBED_COLOUR
 from games import catalogue, rules_pages
@@ -20,14 +21,6 @@ if TYPE_CHECKING:
     from bot.app import Caravanserai
 
 SECTIONS = ("help.start", "help.play", "help.private", "help.counts", "help.fair", "help.more")
-
-
-def game_choices() -> list[app_commands.Choice[str]]:
-    """One choice per registered game, titled in each reader's language."""
-    return [
-        app_commands.Choice(name=cmd(i18n.t("en", f"{key}.title"), f"{key}.title"), value=key)
-        for key in registry.specs()
-    ]
 
 
 async def rules_page(

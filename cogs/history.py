@@ -26,9 +26,10 @@ from bot import i18n
 from bot.errors import UserError
 from bot.names import md
 from bot.replay import ReplayError, Row, replay
-from bot.service import GameService
+from bot.service import GameService, turns_of
 from bot.session import Session
 from bot.storage import MoveRecord, SeatRecord
+from bot.timeline import turn_ends
 from cogs.boards import Renderer, renderer, seat_tags
 from cogs.buttons import service_of
 from cogs.pager import PageContent, clamp, newest_first, page_count, register_pager, send_pages
@@ -43,7 +44,7 @@ DESCRIPTION_LIMIT = 4096  # an embed description
 FIELD_LIMIT = 1024  # an embed field's value
 FRAME_LIMIT = 60  # images in a replay, at most
 BOT_MARK = "🤖"
-REPLAYS_AT_ONCE = 2  # replays drawn at the same time; others wait (boards keep their threads)
+REPLAYS_AT_ONCE = 2  # replays drawn at the same time; others wait (boards keep the pool's workers)
 _drawing = asyncio.Semaphore(REPLAYS_AT_ONCE)
 
 # --------------------------------------------------------------------------- /game history
@@ -173,7 +174,7 @@ async def history_reply(
             f"{head}\n{i18n.t(locale, 'game.history_empty')}", ephemeral=True
         )
         return
-    turns = await service.history(session)
+    turns = turns_of(moves)  # the rows just read, as turns
     await send_pages(
         interaction,
         "history",
@@ -209,10 +210,7 @@ def frame_indices(rows: Sequence[MoveRecord]) -> list[int]:
     """Which states of a replay of ``rows`` (the rows that count; state 0 is the
     start, state i the one after ``rows[i - 1]``) to draw: the start, the state
     after each row that ends a turn, and the final state."""
-    indices = [0, *(i + 1 for i, row in enumerate(rows) if row.ends_turn)]
-    if indices[-1] != len(rows):
-        indices.append(len(rows))
-    return indices
+    return turn_ends(len(rows), [row.ends_turn for row in rows])
 
 
 def replay_frames(
