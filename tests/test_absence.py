@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -426,7 +427,7 @@ async def test_two_players_out_of_time_the_voters_named_decide(service: GameServ
 
 @pytest.mark.parametrize("choice", ["bot", "wait"])
 async def test_two_deciding_votes_at_once_decide_once(
-    service: GameService, other: GameService, choice: Choice
+    service: GameService, other: GameService, choice: Choice, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     session = await new_game(service, ALICE, BOB, CAROL, DAVE, first=3)
     news = await expire(service, session)
@@ -434,22 +435,31 @@ async def test_two_deciding_votes_at_once_decide_once(
     assert sorted(news.voters) == [ALICE, BOB, CAROL]
     moment = since(session) + hours(25)
     service.absence.now = other.absence.now = lambda: moment
-    pick = choice
-    first = await service.absence.vote_takeover(session.id, ALICE, seat, news.round, pick)
+    first = await service.absence.vote_takeover(session.id, ALICE, seat, news.round, choice)
     assert first.decided is None
+    # Both last votes are counted before either applies the result: each process
+    # sees a decided vote at the same version, and only one may act on it.
+    both_cast = asyncio.Barrier(2)
+    for voting in (service, other):
+
+        async def cast_then_wait(*args: Any, cast: Any = voting.storage.cast_vote) -> Any:
+            votes = await cast(*args)
+            await both_cast.wait()
+            return votes
+
+        monkeypatch.setattr(voting.storage, "cast_vote", cast_then_wait)
     results = await asyncio.gather(
-        service.absence.vote_takeover(session.id, BOB, seat, news.round, pick),
-        other.absence.vote_takeover(session.id, CAROL, seat, news.round, pick),
+        service.absence.vote_takeover(session.id, BOB, seat, news.round, choice),
+        other.absence.vote_takeover(session.id, CAROL, seat, news.round, choice),
         return_exceptions=True,
     )
-    unexpected = [
-        r for r in results if isinstance(r, BaseException) and not isinstance(r, UserError)
-    ]
-    assert not unexpected, unexpected
     decided = [r for r in results if not isinstance(r, BaseException)]
-    assert decided and all(r.decided == pick for r in decided)
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(decided) == 1 and decided[0].decided == choice, results
+    assert len(refused) == 1 and isinstance(refused[0], UserError), refused
+    assert refused[0].key == "takeover.over"
     after = await fresh(service, session)
-    if pick == "bot":
+    if choice == "bot":
         assert after.seat(seat).replaced == "away"
         assert after.record.version == session.record.version + 1  # replaced once
     else:

@@ -184,6 +184,9 @@ async def test_the_last_two_agreeing_at_once_cancel_once(
     )
     assert [vote.cancelled for vote in both] == [True, True]
     assert both[0].session.record.status == both[1].session.record.status == "cancelled"
+    final = await storage.get_game(game.id)
+    assert final is not None and final.status == "cancelled"
+    assert final.version == game.record.version + 1  # cancelled once, not twice
 
 
 # --------------------------------------------------------------------------- 4. no squatting

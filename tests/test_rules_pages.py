@@ -203,9 +203,10 @@ def test_the_last_page_names_the_commands_as_discord_shows_them(key: str, lang: 
 
 @pytest.mark.parametrize(("key", "lang"), BY_LANG)
 def test_all_notation_on_the_last_page_is_read_by_the_game(key: str, lang: str) -> None:
-    for span in SPAN.findall(_last_page(key, lang)):
-        if not span.startswith("/"):
-            assert _read(key, span), span  # raises InvalidMove if it is not notation
+    notation = [span for span in SPAN.findall(_last_page(key, lang)) if not span.startswith("/")]
+    assert notation, "the last page shows no notation"
+    for span in notation:
+        assert _read(key, span), span  # raises InvalidMove if it is not notation
 
 
 @pytest.mark.parametrize(("key", "lang"), BY_LANG)
