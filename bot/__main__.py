@@ -13,7 +13,7 @@ line saying why not, exit 2.
 ``python -m bot ratings rebuild`` recomputes every player's rating from the
 finished games' results (oldest first), in one transaction, safely while the
 bot runs: one line with how many games and players, exit 0; or one line
-saying why not, exit 2 (1 if the database stayed locked).
+saying why not, exit 2 (1 if the database stayed locked or cannot be reached).
 
 ``python -m bot migrate`` applies the pending migrations to the database
 DATABASE_URL names and says which migration it is at; ``python -m bot copy-db
@@ -340,9 +340,9 @@ def finish_rebuild(url: str) -> int:
     stop_on_signals()
     try:
         games, players = asyncio.run(rebuild_ratings(url))
-    except StorageError as exc:
+    except StorageError as exc:  # as migrate and copy-db: 1 if it may work on a retry
         print(exc, file=sys.stderr)
-        return 1 if isinstance(exc, StorageBusy) else 2
+        return storage_exit_code(exc)
     except KeyboardInterrupt:
         print("Rebuild interrupted; the ratings were not changed", file=sys.stderr)
         return 130

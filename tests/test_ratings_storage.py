@@ -496,6 +496,11 @@ def test_the_rebuild_command_refuses_in_one_line(tmp_path: Path) -> None:
         assert len(lines) == 1 and expected in lines[0], result.stderr
         assert "secret" not in result.stderr and result.stdout == ""
     assert os.listdir(tmp_path) == []  # nothing created
+    # A server that cannot be reached: one line, and 1 (worth a retry), as migrate says.
+    unreachable = run(["ratings", "rebuild"], "postgresql://bot:secret@127.0.0.1:9/db", tmp_path)
+    assert unreachable.returncode == 1, unreachable.stderr
+    assert len(unreachable.stderr.strip().splitlines()) == 1, unreachable.stderr
+    assert "secret" not in unreachable.stderr
     helped = run(["ratings", "--help"], url, tmp_path)
     assert helped.returncode == 0 and "ratings rebuild" in helped.stdout
     usage = run(["--help"], url, tmp_path)
