@@ -1,4 +1,5 @@
-"""Through the Desert games started through the real service, for service-level tests."""
+"""Games started and played through the real service, for service-level tests:
+Through the Desert by default, any game by key."""
 
 from __future__ import annotations
 
@@ -6,12 +7,36 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.service import GameService
-from bot.session import Session
-from games.core import Step
+from bot.session import MoveReport, Session
+from games.core import Seat, Step, bot_move
 from games.desert import GAME
 
 GUILD, CHANNEL = 100, 200
 ALICE, BOB, CAROL = 1, 2, 3
+
+
+async def lobby(
+    service: GameService,
+    bots: int = 0,
+    *joiners: int,
+    game: str = "desert",
+    channel: int = CHANNEL,
+    **options: Any,
+) -> Session:
+    """Alice's lobby of ``game`` in ``channel`` with ``bots`` and ``joiners``
+    (``options``: more of service.create's, e.g. clock_hours)."""
+    session = await service.create(
+        kind_key=game,
+        guild_id=GUILD,
+        channel_id=channel,
+        user_id=ALICE,
+        name="Alice",
+        bots=bots,
+        **options,
+    )
+    for user in joiners:
+        session = await service.join(channel, user, f"user{user}")
+    return session
 
 
 async def start_desert(
@@ -19,18 +44,40 @@ async def start_desert(
 ) -> Session:
     """Alice's game in CHANNEL with ``joiners`` and ``bots``, started with lobby
     seat ``first`` first (Alice by default), after any bot turns due."""
-    await service.create(
-        kind_key="desert",
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user_id=ALICE,
-        name="Alice",
-        bots=bots,
-    )
-    for user in joiners:
-        await service.join(CHANNEL, user, f"user{user}")
+    await lobby(service, bots, *joiners)
     report = await service.start(CHANNEL, ALICE, first=first)
     return (await service.advance(report.after)).after
+
+
+async def play_as_ai(
+    service: GameService, session: Session, seat: Seat | None = None, channel: int = CHANNEL
+) -> MoveReport:
+    """The human at ``seat`` (else the first to act) plays what the AI would,
+    as a real command through play()."""
+    seat = session.to_act[0] if seat is None else seat
+    spec = session.spec
+    move = bot_move(spec.engine, spec.bot, session.state, seat, session.record.version)
+    return await service.play(channel, user_of(session, seat), spec.engine.format_move(move))
+
+
+async def play_turn_as_ai(
+    service: GameService, session: Session, channel: int = CHANNEL
+) -> Session:
+    """The human to act plays what the AI would; then any AI seats play."""
+    report = await play_as_ai(service, session, channel=channel)
+    return (await service.advance(report.after)).after
+
+
+async def play_out(service: GameService, session: Session, channel: int = CHANNEL) -> Session:
+    """The humans still in play what the AI would, AI seats through advance(),
+    to the end."""
+    for _ in range(2000):
+        session = (await service.advance(session)).after
+        if session.record.status != "active":
+            return session
+        seat = next(s for s in session.to_act if not session.ai_plays(s))
+        session = (await play_as_ai(service, session, seat, channel)).after
+    raise AssertionError("the game did not end")
 
 
 def user_of(session: Session, seat: int) -> int:

@@ -18,13 +18,22 @@ import pytest
 from bot.absence import DEFAULT_VACATION_DAYS, Choice, ClockNews, epoch
 from bot.errors import UserError
 from bot.service import GameService
-from bot.session import MoveReport, Session, standings
+from bot.session import Session, standings
 from bot.storage import GameRecord, Storage, UserSettings, open_storage
-from games.core import Seat, bot_move
+from games.core import Seat
 from tests.contract import all_specs
+from tests.service_games import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    play_as_ai,
+    play_out,
+    user_of,
+)
 
-GUILD, CHANNEL = 100, 200
-ALICE, BOB, CAROL, DAVE, STRANGER = 1, 2, 3, 4, 99
+DAVE, STRANGER = 4, 99
 NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
 
 
@@ -92,12 +101,6 @@ def hours(n: float) -> timedelta:
     return timedelta(hours=n)
 
 
-def user_of(session: Session, seat: Seat) -> int:
-    user = session.seat(seat).user_id
-    assert user is not None
-    return user
-
-
 def awaited_users(session: Session) -> tuple[int, ...]:
     return tuple(user_of(session, s) for s in session.awaited)
 
@@ -110,27 +113,6 @@ async def fresh(service: GameService, session: Session) -> Session:
     found = await service.get(session.id)
     assert found is not None
     return found
-
-
-async def play_as_ai(
-    service: GameService, session: Session, seat: Seat | None = None, channel: int = CHANNEL
-) -> MoveReport:
-    """The human at ``seat`` (else the first to act) plays what the AI would,
-    as a real command through play()."""
-    seat = session.to_act[0] if seat is None else seat
-    spec = session.spec
-    move = bot_move(spec.engine, spec.bot, session.state, seat, session.record.version)
-    return await service.play(channel, user_of(session, seat), spec.engine.format_move(move))
-
-
-async def play_out(service: GameService, session: Session, channel: int = CHANNEL) -> Session:
-    """Humans play as the AI would, AI seats through advance(), to the end."""
-    for _ in range(2000):
-        session = (await service.advance(session)).after
-        if session.record.status != "active":
-            return session
-        session = (await play_as_ai(service, session, channel=channel)).after
-    raise AssertionError("the game did not end")
 
 
 async def expire(service: GameService, session: Session) -> ClockNews:

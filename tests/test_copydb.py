@@ -24,8 +24,15 @@ from bot.storage import Storage, UserSettings, Vacation, open_storage, postgres_
 from bot.storage.migrate import load_migrations
 from games.desert import GAME
 from tests.contract import all_specs
-from tests.service_games import CHANNEL, first_camel, play_until, start_desert, user_of
-from tests.test_service import lobby, play_turn_as_ai
+from tests.service_games import (
+    CHANNEL,
+    first_camel,
+    lobby,
+    play_turn_as_ai,
+    play_until,
+    start_desert,
+    user_of,
+)
 
 GUILD = 100
 ALICE, BOB = 1, 2

@@ -38,9 +38,9 @@ from cogs.pager import (
     page_count,
     pager_view,
 )
-from games.core import bot_move
 from render.replay import MAX_BYTES, sample_indices
 from tests.contract import all_specs
+from tests.service_games import lobby, play_out, play_turn_as_ai
 
 GUILD, CHANNEL, ALICE = 100, 200, 1
 T0 = 1_700_000_000  # 2023-11-14T22:13:20Z
@@ -129,21 +129,12 @@ async def test_the_log_records_which_rows_the_ai_decided(service: GameService) -
     for user in (2, 3):
         await service.join(CHANNEL, user, f"user{user}")
     session = (await service.start(CHANNEL, ALICE, first=0)).after
-    engine, bot = session.engine, session.spec.bot
 
-    async def human_turn(session: Session) -> Session:
-        seat = session.awaited[0]
-        user = session.seat(seat).user_id
-        assert user is not None
-        move = bot_move(engine, bot, session.state, seat, session.record.version)
-        report = await service.play(CHANNEL, user, engine.format_move(move))
-        return (await service.advance(report.after)).after
-
-    session = await human_turn(session)  # Alice decides her first move herself
+    session = await play_turn_as_ai(service, session)  # Alice decides her first move herself
     report = await service.resign(CHANNEL, ALICE)  # then the AI plays her seat
     session = report.after
     for _ in range(12):  # the others play until her seat's turn comes round
-        session = await human_turn(session)
+        session = await play_turn_as_ai(service, session)
     rows = await service.storage.moves(session.id)
     alices = [r for r in rows if r.seat == 0]
     assert not alices[0].by_ai and all(r.by_ai for r in alices[1:]) and len(alices) > 1
@@ -302,18 +293,9 @@ def test_frames_are_the_start_and_each_turns_end() -> None:
 
 async def finished_desert_game(service: GameService) -> Session:
     """Alice and a bot, Alice playing what the AI would, to the end."""
-    spec = all_specs()["desert"]
-    session = await service.create(
-        kind_key="desert", guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="Alice", bots=1
-    )
+    await lobby(service, 1)
     session = (await service.advance((await service.start(CHANNEL, ALICE)).after)).after
-    while session.record.status == "active":
-        seat = session.to_act[0]
-        assert session.seat(seat).user_id == ALICE
-        choice = bot_move(spec.engine, spec.bot, session.state, seat, session.record.version)
-        report = await service.play(CHANNEL, ALICE, spec.engine.format_move(choice))
-        session = (await service.advance(report.after)).after
-    return session
+    return await play_out(service, session)
 
 
 async def test_a_finished_game_replays_as_a_gif(service: GameService, tmp_path: Path) -> None:

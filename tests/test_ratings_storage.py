@@ -20,7 +20,6 @@ from openskill.models import PlackettLuce
 
 from bot.ratings import Rating
 from bot.service import GameService
-from bot.session import Session
 from bot.storage import (
     GameRecord,
     RatingRow,
@@ -30,9 +29,9 @@ from bot.storage import (
     postgres_settings,
     results_for,
 )
-from games.core import bot_move
 from tests.contract import all_specs
 from tests.pg import PgServer
+from tests.service_games import play_out
 
 GUILD, OTHER_GUILD = 1000, 2000
 BOT = None  # a bot seat in a line-up
@@ -309,22 +308,6 @@ async def test_a_player_who_resigns_is_rated_last(db_url: str) -> None:
         close_to(ratings, expected)
         ordinals = {user: Rating(*ratings[user]).ordinal for user in ratings}
         assert min(ordinals, key=lambda user: ordinals[user]) == carol
-
-
-async def play_out(service: GameService, session: Session, channel: int) -> Session:
-    """The humans still in play what the AI would, until the game ends."""
-    for _ in range(100):
-        session = (await service.advance(session)).after
-        if session.record.status != "active":
-            return session
-        seat = next(s for s in session.to_act if not session.ai_plays(s))
-        user = session.seat(seat).user_id
-        assert user is not None
-        move = bot_move(
-            session.engine, session.spec.bot, session.state, seat, session.record.version
-        )
-        session = (await service.play(channel, user, session.engine.format_move(move))).after
-    raise AssertionError("the game does not end")
 
 
 # --------------------------------------------------------------------------- rebuilding

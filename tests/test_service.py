@@ -11,41 +11,12 @@ import pytest
 
 from bot.errors import UserError
 from bot.service import GameService
-from bot.session import Session, Turn, seating, standings
+from bot.session import Turn, seating, standings
 from bot.storage import SeatRecord, Storage, open_storage
 from cogs.replies import turn_lines
 from games.core import Event, InvalidMove, InvalidOption, MoveError, Outcome, bot_move
 from games.desert import GAME
-from games.desert.ai import choose_move
-
-GUILD, CHANNEL = 100, 200
-ALICE, BOB, CAROL = 1, 2, 3
-
-
-async def lobby(
-    service: GameService, bots: int = 0, *joiners: int, game: str = "desert"
-) -> Session:
-    session = await service.create(
-        kind_key=game,
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        user_id=ALICE,
-        name="Alice",
-        bots=bots,
-    )
-    for user in joiners:
-        session = await service.join(CHANNEL, user, f"user{user}")
-    return session
-
-
-async def play_turn_as_ai(service: GameService, session: Session) -> Session:
-    """The human to act plays what the AI would: a real command through play()."""
-    seat = session.to_act[0]
-    user = session.seat(seat).user_id
-    assert user is not None
-    move = bot_move(GAME, choose_move, session.state, seat, session.record.version)
-    report = await service.play(CHANNEL, user, GAME.format_move(move))
-    return (await service.advance(report.after)).after
+from tests.service_games import ALICE, BOB, CAROL, CHANNEL, GUILD, lobby, play_turn_as_ai
 
 
 async def test_lobby_lifecycle(service: GameService) -> None:

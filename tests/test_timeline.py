@@ -19,15 +19,12 @@ from PIL import Image
 from bot import registry
 from bot.replay import ReplayError, Row, replay
 from bot.service import GameService
-from bot.session import Session
 from bot.timeline import MAX_POINTS, sample_evenly, score_series, turn_ends
 from cogs.chart import final_chart
 from games.core import bot_move, derive_seed
 from games.desert import GAME as DESERT
-from games.desert.ai import choose_move as desert_bot
-from games.desert.state import DesertState
 from tests.contract import all_specs
-from tests.service_games import BOB, CHANNEL, start_desert
+from tests.service_games import BOB, CHANNEL, play_turn_as_ai, start_desert
 
 SPECS = registry.specs()
 GAME_ID = 77
@@ -158,18 +155,6 @@ def test_a_log_that_does_not_replay_is_an_error() -> None:
 # --------------------------------------------------------------------------- the chart
 
 
-async def human_turn(service: GameService, session: Session) -> Session:
-    """The human to act plays what the AI would, as a real command."""
-    seat = session.to_act[0]
-    user = session.seat(seat).user_id
-    assert user is not None
-    state = session.state
-    assert isinstance(state, DesertState)
-    move = bot_move(DESERT, desert_bot, state, seat, session.record.version)
-    report = await service.play(CHANNEL, user, DESERT.format_move(move))
-    return (await service.advance(report.after)).after
-
-
 async def test_a_finished_game_gets_its_chart(
     service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -178,7 +163,7 @@ async def test_a_finished_game_gets_its_chart(
     for _ in range(200):
         if session.record.status != "active":
             break
-        session = await human_turn(service, session)
+        session = await play_turn_as_ai(service, session)
     assert session.record.status == "finished" and session.outcome is not None
     for lang, title in (("en", "Scores over the game"), ("fr", "Les scores au fil de la partie")):
         chart = await final_chart(service, session, lang)
@@ -202,7 +187,7 @@ async def test_a_finished_game_gets_its_chart(
 async def test_a_game_ended_by_resignation_has_no_chart(service: GameService) -> None:
     session = await start_desert(service, BOB)
     for _ in range(2):  # a whole round, so the game counts
-        session = await human_turn(service, session)
+        session = await play_turn_as_ai(service, session)
     report = await service.resign(CHANNEL, BOB)
     assert report.ended and report.after.record.status == "finished"
     assert report.after.outcome is None
