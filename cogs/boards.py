@@ -106,11 +106,6 @@ async def board_file(session: Session, viewer: Seat | None, locale: object) -> d
     return discord.File(io.BytesIO(png), filename="board.png")
 
 
-def cached_boards() -> int:
-    """How many boards are cached (for tests and benchmarks)."""
-    return len(_drawn)
-
-
 async def hand_file(session: Session, seat: Seat, locale: object) -> discord.File | None:
     drawing = renderer(session.key).hand
     png = await _pool(session.key).run(
