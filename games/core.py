@@ -424,6 +424,15 @@ class Game(ABC, Generic[StateT, MoveT]):
     def outcome(self, state: StateT) -> Outcome | None:
         """Final scores and ranks (tie-breaks included) once the game is over."""
 
+    @abstractmethod
+    def progress(self, state: StateT) -> float:
+        """How far the game has run: 0.0 just set up, 1.0 over.
+
+        A public estimate (from what every seat sees) of the share of the game
+        played, like Board Game Arena's "game progression". The platform
+        rates a game that resignations cut short only past half of it.
+        """
+
     def scores(self, state: StateT) -> tuple[int, ...] | None:
         """Each seat's score if the game ended now, with full information
         (hidden things counted as they truly are); None if the game has none.

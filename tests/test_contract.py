@@ -235,6 +235,24 @@ def test_autocomplete_never_offers_an_illegal_command(key: str, players: int) ->
                     play_all(engine, state, seat, moves)
 
 
+@pytest.mark.parametrize(("key", "players"), COUNTS)
+def test_progress_runs_from_the_start_to_the_end_and_is_public(key: str, players: int) -> None:
+    """``progress`` is a public share of the game played: below half at the
+    start, past half well before the end, 1.0 exactly when the game is over,
+    and the same for every seat's resampled twin."""
+    engine = SPECS[key].engine
+    plies = game(key, players, SEEDS[1])
+    shares = [engine.progress(ply.before) for ply in plies]
+    assert shares[0] < 0.5
+    assert all(0.0 <= share < 1.0 for share in shares)
+    assert engine.progress(plies[-1].step.state) == 1.0
+    assert any(share >= 0.5 for share in shares[: len(shares) * 9 // 10]), shares[-10:]
+    for number, ply in enumerate(plies[::7]):
+        for viewer in (None, *range(players)):
+            twin = engine.resample(ply.before, viewer, seed=number + 5)
+            assert engine.progress(twin) == engine.progress(ply.before)
+
+
 @pytest.mark.parametrize("key", sorted(SPECS))
 def test_every_view_renders_at_every_step(key: str) -> None:
     """At every step from setup to the end, the spectator's board and one seat's

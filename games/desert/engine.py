@@ -170,6 +170,14 @@ class DesertGame(Game[DesertState, Move]):
         parts = scoring.breakdown(state)
         return Outcome.from_scores([sum(p for _, p in b) for b in parts], parts)
 
+    def progress(self, state: DesertState) -> float:
+        """The largest share of any colour's camels placed: the game ends when
+        one colour runs out (EG1). The rider rounds count as the start."""
+        if state.phase == "over":
+            return 1.0
+        full = SUPPLY[state.players]
+        return min(max(full - left for left in state.supply) / full, 0.99)
+
     def scores(self, state: DesertState) -> tuple[int, ...]:
         """SC1-SC5 as they stand: every category is counted on the board as it
         is, water values included (hidden from the others until the end)."""

@@ -49,6 +49,7 @@ from games.nomadi.model import (
     Refuse,
     Reroll,
     TurnRecord,
+    king_distance,
     name,
 )
 from games.nomadi.state import (
@@ -550,6 +551,24 @@ class NomadiGame(Game[NomadiState, Move]):
         scores = [c + v for c, v in zip(state.coins, cards, strict=True)]
         breakdown = [(("coins", c), ("cards", v)) for c, v in zip(state.coins, cards, strict=True)]
         return Outcome.from_scores(scores, breakdown)
+
+    def progress(self, state: NomadiState) -> float:
+        """How near the third pawn is to the oasis (EG1): the mean share of the
+        way covered by the three most advanced pawns (king steps, the start
+        area's farthest square from the goal being the whole way)."""
+        if state.phase == "over":
+            return 1.0
+        if state.phase != "turn":
+            return 0.0
+        goal = BOARD.goal_of(state.course)
+        whole = max(king_distance(sq, goal) for sq in BOARD.start)
+        covered = sorted(
+            (1 - king_distance(p.square, goal) / whole for p in state.pawns if p.square >= 0),
+            reverse=True,
+        )[: len(ARRIVAL_PAY)]
+        by_distance = sum(covered) / len(ARRIVAL_PAY)  # the third arrival ends it
+        by_cap = state.turns / (ROUND_CAP * state.players)  # EG2's safety cap
+        return min(max(by_distance, by_cap), 0.99)
 
     def scores(self, state: NomadiState) -> tuple[int, ...]:
         """Coins plus the true values of the cards held, as they stand now."""

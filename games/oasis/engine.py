@@ -599,6 +599,17 @@ class OasisGame(Game[OasisState, Move]):
         rng = Rng.from_seed(rng.next_u64()[0])
         return replace(state, rng=rng, stacks=tuple(stacks), draw=shuffled[at:])
 
+    def progress(self, state: OasisState) -> float:
+        """The nearer of the two ends (EG1): the track's share of squares holding
+        a camel, or the share of the emptiest landscape pile placed."""
+        if state.phase == "over":
+            return 1.0
+        track = 1 - len(empty_track(state)) / len(BOARD.track)
+        piles = (
+            1 - left / CONTENT.tiles[land] for land, left in zip(LANDS, state.lands, strict=True)
+        )
+        return min(max(track, *piles), 0.99)
+
     def dump(self, state: OasisState) -> dict[str, Any]:
         return dump_state(state)
 

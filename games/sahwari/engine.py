@@ -57,7 +57,10 @@ from games.sahwari.state import (
     load_state,
     new_state,
 )
+from games.sahwari.table import END_THRESHOLD
 from games.sahwari.views import SahwariView, build_view, faces_seen
+
+USUAL_ROUNDS = 16  # bot games end after 12 to 20 rounds, at any table size
 
 OPTIONS = (
     OptionSpec("layout", ("standard", "random"), "standard"),  # §3.2 random layout
@@ -292,6 +295,18 @@ class SahwariGame(Game[SahwariState, Move]):
         first = outcome.winners
         ranks = tuple(len(first) if seat in first else r for seat, r in enumerate(outcome.ranks))
         return replace(outcome, ranks=ranks, winners=())
+
+    def progress(self, state: SahwariState) -> float:
+        """Tiles flipped towards the end's trigger (E1: face-up resource tiles
+        down to the threshold), or the rounds played against a usual game's
+        length, whichever is further: flips come late in the game."""
+        if state.over:
+            return 1.0
+        threshold = END_THRESHOLD[state.players]
+        start = len(board.RESOURCE_TILES)
+        flipped = (start - state.table.face_up()) / (start - threshold)
+        by_rounds = (state.round - 1) / USUAL_ROUNDS
+        return min(max(flipped, by_rounds, 0.0), 0.99)
 
     def scores(self, state: SahwariState) -> tuple[int, ...]:
         """E4 on each clan as it stands, face-down tokens counted at their true

@@ -211,6 +211,13 @@ class NimGame(Game[NimState, Move]):
 
     # ------------------------------------------------------------------ views
 
+    def progress(self, state: NimState) -> float:
+        """The share of the stones taken."""
+        if state.phase == "over":
+            return 1.0
+        taken = sum(state.taken)
+        return min(taken / (taken + state.pile), 0.99)
+
     def outcome(self, state: NimState) -> Outcome | None:
         if state.phase != "over":
             return None
