@@ -11,11 +11,10 @@ from typing import Any
 
 from bot import i18n
 from bot.session import Session
-from games.core import MoveError, Seat, bot_move, complete, derive_seed
+from games.core import Seat, complete, derive_seed, turn_suggestion
 
 CHOICE_LIMIT = 25  # Discord: at most 25 suggestions of at most 100 characters
 VALUE_LIMIT = 100
-MAX_STEPS = 8  # a suggested whole turn stops after this many moves
 
 
 def move_choices(session: Session, seat: Seat, typed: str, locale: object) -> list[tuple[str, str]]:
@@ -29,10 +28,12 @@ def move_choices(session: Session, seat: Seat, typed: str, locale: object) -> li
     found = complete(engine, session.state, seat, typed[:VALUE_LIMIT], CHOICE_LIMIT, words_of=words)
     choices = []
     for suggestion in found:
+        if len(suggestion.command) > VALUE_LIMIT:
+            continue  # cut, it would be another command (or none): never offered
         label = suggestion.label
         if suggestion.hint is not None:
             label += f" ({i18n.term(locale, suggestion.hint)})"
-        choices.append((label[:VALUE_LIMIT], suggestion.command[:VALUE_LIMIT]))
+        choices.append((shorten(label), suggestion.command))
     if not typed.strip():
         whole = suggested_turn(session, seat, words)
         if whole is not None and all(value != whole[1] for _, value in choices):
@@ -41,29 +42,22 @@ def move_choices(session: Session, seat: Seat, typed: str, locale: object) -> li
 
 
 def suggested_turn(session: Session, seat: Seat, words: Any) -> tuple[str, str] | None:
-    """The bot's whole turn for the seat, as one command (only when it has several moves)."""
+    """The bot's whole turn for the seat, as one command (see ``turn_suggestion``)."""
     engine = session.engine
-    state, moves = session.state, []
-    for step_number in range(MAX_STEPS):
-        seed = derive_seed(session.id, session.record.version, seat, step_number)
-        move = bot_move(engine, session.spec.bot, state, seat, seed)
-        step = engine.play(state, seat, move)
-        moves.append(move)
-        state = step.state
-        if step.ends_turn or seat not in engine.to_act(state):
-            break
-        if any(event.to == seat for event in step.events):
-            break  # a reveal: what follows is the player's to decide once he has seen it
-    if len(moves) < 2:
+
+    def seeds(number: int) -> int:
+        return derive_seed(session.id, session.record.version, seat, number)
+
+    moves = turn_suggestion(engine, session.spec.bot, session.state, seat, seeds, VALUE_LIMIT)
+    if not moves:
         return None
-    sep = engine.separator
-    value = sep.join(engine.format_move(m) for m in moves)
-    try:
-        engine.parse(session.state, seat, value)
-    except MoveError:
-        return None  # the game ends a command earlier (a Nomadi card deal)
-    label = "★ " + sep.join(words(m) for m in moves)
-    return label[:VALUE_LIMIT], value[:VALUE_LIMIT]
+    value = engine.separator.join(engine.format_move(m) for m in moves)
+    return shorten("★ " + engine.separator.join(words(m) for m in moves)), value
+
+
+def shorten(label: str) -> str:
+    """A label within Discord's 100 characters, cut with an ellipsis."""
+    return label if len(label) <= VALUE_LIMIT else label[: VALUE_LIMIT - 1] + "…"
 
 
 def waiting_choice(session: Session, locale: object) -> tuple[str, str]:

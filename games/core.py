@@ -196,11 +196,19 @@ class Step(Generic[StateT]):
     ``ends_turn`` is False while the mover's turn goes on (a first camel of
     two): the platform then answers the step privately and posts the whole
     turn once, when it ends. A seat that no longer acts has ended its turn.
+
+    ``reveals`` is True when the mover could not foresee what the move
+    showed him: a die rolled, a card drawn or turned up, a hidden face seen.
+    Suggestions stop after such a step (what comes next depends on it), so
+    they never show what the asking seat cannot see yet. Engines may set it
+    when in doubt; the contract suite proves it set wherever resampled
+    twins of the mover end differently for him.
     """
 
     state: StateT
     events: tuple[Event, ...] = ()
     ends_turn: bool = True
+    reveals: bool = False
 
 
 # --------------------------------------------------------------------------- outcome
@@ -512,12 +520,13 @@ def play_all(
 ) -> Step[StateT]:
     """Like :func:`apply_all`, collecting every move's events."""
     events: list[Event] = []
-    ends_turn = True
+    ends_turn, reveals = True, False
     for move in moves:
         step = game.play(state, seat, move)
         state, ends_turn = step.state, step.ends_turn
+        reveals = reveals or step.reveals
         events.extend(step.events)
-    return Step(state, tuple(events), ends_turn)
+    return Step(state, tuple(events), ends_turn, reveals)
 
 
 def bot_move(game: Game[StateT, MoveT], bot: Bot, state: StateT, seat: Seat, seed: int) -> MoveT:
@@ -584,6 +593,7 @@ def complete(
     prefix: list[tuple[str, str]] = []  # (notation, words) of whole moves typed
     scratch = state
     rest = typed.lstrip()
+    sep = game.separator
     # Peel off complete leading moves (followed by a separator) one by one.
     while legal := game.legal_moves(scratch, seat):
         lowered = rest.lower()
@@ -603,6 +613,15 @@ def complete(
             step = game.play(scratch, seat, move)
         except MoveError:
             break
+        if step.reveals:
+            # What may follow depends on what the move shows: offer the
+            # command up to it, and nothing after it, whatever was typed.
+            notation, words = forms(move)
+            command = sep.join((*(n for n, _ in prefix), notation))
+            if not parses(game, state, seat, command):
+                return []
+            label = sep.join((*(w for _, w in prefix), words))
+            return [Suggestion(label, command, game.move_hint(scratch, seat, move))]
         if seat not in game.to_act(step.state) or step.ends_turn:
             break
         prefix.append(forms(move))
@@ -614,13 +633,12 @@ def complete(
         notation, words = forms(move)
         if not needle or needle in _norm(notation) or needle in _norm(words):
             matching.append((move, notation, words))
-    sep = game.separator
     head_notation = sep.join(n for n, _ in prefix)
     head_words = sep.join(w for _, w in prefix)
     out: list[Suggestion] = []
     for move, notation, words in _spread(matching, limit):
         command = sep.join((*(n for n, _ in prefix), notation))
-        if prefix and not _parses(game, state, seat, command):
+        if prefix and not parses(game, state, seat, command):
             continue  # the game ends a command there (e.g. after a reveal)
         out.append(
             Suggestion(
@@ -629,12 +647,56 @@ def complete(
                 hint=game.move_hint(scratch, seat, move),
             )
         )
-    if not out and prefix and _parses(game, state, seat, head_notation):
+    if not out and prefix and parses(game, state, seat, head_notation):
         out.append(Suggestion(label=head_words, command=head_notation))
     return out
 
 
-def _parses(game: Game[StateT, MoveT], state: StateT, seat: Seat, command: str) -> bool:
+def whole_turn(
+    game: Game[StateT, MoveT],
+    bot: Bot,
+    state: StateT,
+    seat: Seat,
+    seeds: Callable[[int], int],
+    max_moves: int = 8,
+) -> tuple[MoveT, ...]:
+    """The bot's idea of the seat's turn (the ★ suggestion): its moves one by
+    one, ``seeds(n)`` seeding the n-th, up to the end of the turn and never
+    past a step that shows the seat something: what the bot would do after
+    it is the player's to decide once he has seen it."""
+    moves: list[MoveT] = []
+    for number in range(max_moves):
+        move = bot_move(game, bot, state, seat, seeds(number))
+        step = game.play(state, seat, move)
+        moves.append(move)
+        state = step.state
+        if step.ends_turn or step.reveals or seat not in game.to_act(state):
+            break
+    return tuple(moves)
+
+
+def turn_suggestion(
+    game: Game[StateT, MoveT],
+    bot: Bot,
+    state: StateT,
+    seat: Seat,
+    seeds: Callable[[int], int],
+    max_chars: int = 100,
+) -> tuple[MoveT, ...]:
+    """The ★ suggestion: the first moves of :func:`whole_turn` that make one
+    command of at most ``max_chars`` (Discord's limit) which ``parse`` takes
+    whole, so the bot never refuses what it recommended. Empty unless at
+    least two moves fit: a single move is among the plain suggestions."""
+    moves = list(whole_turn(game, bot, state, seat, seeds))
+    while len(moves) >= 2:
+        command = game.separator.join(game.format_move(m) for m in moves)
+        if len(command) <= max_chars and parses(game, state, seat, command):
+            return tuple(moves)
+        moves.pop()  # too long, or the game ends a command earlier (a card deal)
+    return ()
+
+
+def parses(game: Game[StateT, MoveT], state: StateT, seat: Seat, command: str) -> bool:
     """Whether ``parse`` takes the whole command: a game may refuse some
     sequences that each move allows (Nomadi ends a command at a card deal)."""
     try:

@@ -27,6 +27,7 @@ from games.core import (
     bot_move,
     complete,
     play_all,
+    turn_suggestion,
 )
 from tests.contract import Ply, all_specs, playout, renderer_of, walk
 
@@ -196,6 +197,38 @@ def seen_by(events: tuple[Event, ...], seat: int) -> tuple[Event, ...]:
     return tuple(e for e in events if e.to in (None, seat))
 
 
+TWINS = 4  # worlds the mover cannot tell apart, for each step
+
+
+def outcome_for(engine: Any, step: Any, seat: int) -> tuple[Any, ...]:
+    """What the mover perceives after a step: his view, the events shown to
+    him, whether his turn ended and who acts now."""
+    events = tuple(e.to_json() for e in seen_by(step.events, seat))
+    return engine.view(step.state, seat), events, step.ends_turn, engine.to_act(step.state)
+
+
+@pytest.mark.parametrize(("key", "players"), COUNTS)
+def test_a_step_that_shows_the_mover_something_new_says_it_reveals(key: str, players: int) -> None:
+    """``Step.reveals`` is set wherever the mover could not foresee the outcome:
+    played on worlds resampled for the mover (same view before, everything
+    hidden drawn anew), a step that does not say it reveals ends the same for
+    him in every one of them. Suggestions rely on it to stop before a leak."""
+    engine = SPECS[key].engine
+    revealing = 0
+    for seed in SEEDS:
+        for number, ply in enumerate(game(key, players, seed)):
+            if ply.step.reveals:
+                revealing += 1
+                continue
+            mine = outcome_for(engine, ply.step, ply.seat)
+            for k in range(TWINS):
+                twin = engine.resample(ply.before, ply.seat, seed=number * TWINS + k + 1)
+                theirs = engine.play(twin, ply.seat, ply.move)
+                assert not theirs.reveals, (ply.move, "reveals in a twin only")
+                assert outcome_for(engine, theirs, ply.seat) == mine, (number, ply.move)
+    assert revealing or key == "desert", "no step ever revealed: the test could not fail"
+
+
 @pytest.mark.parametrize(("key", "players"), COUNTS)
 def test_bots_decide_from_their_seats_view_only(key: str, players: int) -> None:
     """Two states with the same view for a seat give the bot's same decision."""
@@ -251,6 +284,63 @@ def test_progress_runs_from_the_start_to_the_end_and_is_public(key: str, players
         for viewer in (None, *range(players)):
             twin = engine.resample(ply.before, viewer, seed=number + 5)
             assert engine.progress(twin) == engine.progress(ply.before)
+
+
+SUGGESTED_STATES = 12  # states of a game where suggestions are compared
+FIRST_MOVES, SECOND_MOVES = 5, 3  # typed prefixes tried per state
+
+
+def typed_prefixes(engine: Any, state: Any, seat: int) -> list[str]:
+    """What a player may type: nothing, a move's first letters, and every
+    command of one or two whole moves (a sample of them) with the separator
+    after it, asking for what may follow. The second moves are those legal
+    on the real state: exactly what a leak would show."""
+    sep = engine.separator
+    typed = [""]
+    for first in spread(engine.legal_moves(state, seat), FIRST_MOVES):
+        text = engine.format_move(first)
+        typed += [text[:2], text + sep]
+        try:
+            after = engine.play(state, seat, first).state
+        except MoveError:
+            continue
+        for second in spread(engine.legal_moves(after, seat), SECOND_MOVES):
+            typed.append(text + sep + engine.format_move(second) + sep)
+    return typed
+
+
+def spread(items: list[Any], count: int) -> list[Any]:
+    """``count`` items taken evenly through the list (the kinds of move vary)."""
+    step = max(1, len(items) // count)
+    return items[::step][:count]
+
+
+def suggestions_for(spec: GameSpec, state: Any, seat: int, typed: list[str], seed: int) -> Any:
+    """Everything suggested to a seat: autocomplete for each text, and the ★."""
+    engine = spec.engine
+    listed = [complete(engine, state, seat, text) for text in typed]
+    star = turn_suggestion(engine, spec.bot, state, seat, lambda n: seed + n)
+    return listed, star
+
+
+@pytest.mark.parametrize(("key", "players"), COUNTS)
+def test_suggestions_never_depend_on_what_the_seat_cannot_see(key: str, players: int) -> None:
+    """Autocomplete (empty, a few letters, one or two whole moves typed) and
+    the ★ whole turn are the same on the real state and on states resampled
+    for the asking seat: they never show a hidden face, a die to come or a
+    card to be drawn. They stop at any step that draws, rolls or reveals."""
+    spec = SPECS[key]
+    engine = spec.engine
+    plies = game(key, players, SEEDS[0])
+    for number, ply in enumerate(plies):
+        if number % max(1, len(plies) // SUGGESTED_STATES):
+            continue
+        for seat in engine.to_act(ply.before):
+            typed = typed_prefixes(engine, ply.before, seat)
+            expected = suggestions_for(spec, ply.before, seat, typed, number)
+            for k in range(2):
+                twin = engine.resample(ply.before, seat, seed=number * 2 + k + 1)
+                assert suggestions_for(spec, twin, seat, typed, number) == expected, number
 
 
 @pytest.mark.parametrize("key", sorted(SPECS))

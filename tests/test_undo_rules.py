@@ -617,6 +617,9 @@ class Peek(Game[PeekState, str]):
     def outcome(self, state: PeekState) -> Outcome | None:
         return None
 
+    def progress(self, state: PeekState) -> float:
+        return 1 - len(state.deck) / len(CARDS)
+
     def view(self, state: PeekState, seat: Seat | None) -> PeekView:
         mine = state.hands[seat] if seat is not None else None
         sizes = tuple(len(h) for h in state.hands)

@@ -290,7 +290,8 @@ class DesertGame(Game[DesertState, Move]):
             and after.current == seat
             and after.allowance > 0
         )
-        return Step(after, events, ends_turn=not goes_on)
+        # Nothing is drawn in this game; only the end shows everyone's water.
+        return Step(after, events, ends_turn=not goes_on, reveals=after.phase == "over")
 
     def _apply(self, state: DesertState, seat: Seat, move: Move) -> DesertState:
         self._check_turn(state, seat)

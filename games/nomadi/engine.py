@@ -230,7 +230,9 @@ class NomadiGame(Game[NomadiState, Move]):
             or s.turns != state.turns
             or state.phase in ("cards", "caravan")
         )
-        return Step(s, tuple(events), ends)
+        # Dice rolled, a card's value learnt, or every value shown at the end.
+        reveals = s.rng != state.rng or s.known != state.known or s.phase == "over"
+        return Step(s, tuple(events), ends, reveals)
 
     def _allowed(self, s: NomadiState, seat: Seat, move: Move) -> bool:
         if isinstance(move, Bribe):  # any message goes with a legal amount

@@ -182,7 +182,9 @@ class OasisGame(Game[OasisState, Move]):
         events: list[Event] = []
         s = self._apply(state, seat, move, events)
         ends = seat not in self.to_act(s) or s.phase != state.phase or s.round != state.round
-        return Step(s, tuple(events), ends)
+        # A card turned up from a stack, stacks dealt from the draw pile, the PRNG.
+        reveals = (s.stacks, s.draw, s.rng) != (state.stacks, state.draw, state.rng)
+        return Step(s, tuple(events), ends, reveals)
 
     def why_not(self, s: OasisState, seat: Seat, move: Move) -> MoveError | None:
         """Why ``move`` is not legal now (the rule broken), or None if it is."""

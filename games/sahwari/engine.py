@@ -124,7 +124,13 @@ class SahwariGame(Game[SahwariState, Move]):
             or seat not in self.to_act(s)
             or not state.clans  # a leader is chosen in a post of its own
         )
-        return Step(s, tuple(ctx.events), ends)
+        # A blue face seen, a card drawn, the PRNG, or every face shown at the end.
+        reveals = s.over or (s.known, s.table.deck, s.rng) != (
+            state.known,
+            state.table.deck,
+            state.rng,
+        )
+        return Step(s, tuple(ctx.events), ends, reveals)
 
     def _played(
         self, state: SahwariState, seat: Seat, move: Move, legal: list[Move] | None = None

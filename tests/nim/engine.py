@@ -176,7 +176,7 @@ class NimGame(Game[NimState, Move]):
         after = replace(s, cards=tuple(cards), deck=deck, discards=discards, swapped=swapped)
         if UNDECIDED not in swapped:
             after = replace(after, phase="take", current=0)
-        return Step(after, tuple(events))
+        return Step(after, tuple(events), reveals=swap)  # a card drawn from the deck
 
     def _take(self, s: NimState, seat: Seat, count: int) -> Step[NimState]:
         pile = s.pile - count
@@ -185,7 +185,8 @@ class NimGame(Game[NimState, Move]):
         after = replace(s, pile=pile, taken=taken, last_take=(seat, count))
         if pile == 0:
             events.append(Event("nim.log.last", {"player": seat + 1}))
-            return Step(replace(after, phase="over", last=seat), tuple(events))
+            over = replace(after, phase="over", last=seat)
+            return Step(over, tuple(events), reveals=True)  # every card is shown
         return Step(replace(after, current=(seat + 1) % s.players), tuple(events))
 
     # ------------------------------------------------------------------ notation
