@@ -125,7 +125,7 @@ async def run(config: Config, database: str) -> int:
     from bot.app import Caravanserai, point_at_api
 
     configure_logging(
-        config.log_level, debug_payloads=config.debug_payloads, secrets=(config.token,)
+        config.log_level, debug_payloads=config.debug_payloads, secrets=config.secrets
     )
     if config.debug_payloads:
         log.warning(

@@ -8,14 +8,13 @@ with two bot processes on one database, and survives restarts.
 
 from __future__ import annotations
 
-import calendar
 import logging
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
+from bot import vacations
 from bot.clocks import RAN_OUT, Pause, paused_until, waited, wake
 from bot.errors import UserError
 from bot.session import Session
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DEFAULT_VACATION_DAYS = 14  # per calendar month, per server (/game settings)
+DEFAULT_VACATION_DAYS = 14  # in any 30 days in a row, per server (/game settings)
 MAX_VACATION_DAYS = 31
 Choice = Literal["bot", "wait"]
 
@@ -257,36 +256,34 @@ class Absence:
         await self.service.storage.set_meta(f"vacation_days:{guild_id}", str(days))
 
     async def days_used(self, guild_id: int, user_id: int, now: datetime) -> int:
-        """Vacation days booked in ``now``'s calendar month (by start; one ended
-        early counts what it lasted), rounded up."""
-        used = timedelta()
-        for pauses in (await self.pauses(guild_id, [user_id])).values():
-            for p in pauses:
-                if (p.start.year, p.start.month) == (now.year, now.month):
-                    used += p.end - p.start
-        return math.ceil(used / timedelta(days=1) - 1e-9)
+        """Vacation days taken in the 30 days up to ``now`` (one ended early counts
+        what it lasted), rounded up."""
+        taken = (await self.pauses(guild_id, [user_id])).get(user_id, [])
+        return vacations.whole_days(vacations.taken_within(taken, now - vacations.WINDOW, now))
 
     async def start_vacation(
         self, guild_id: int, user_id: int, days: int, now: datetime | None = None
     ) -> tuple[datetime, int]:
         """Pause the player's clocks in this server for ``days``; returns (end, days
-        left this month). Bounded by the server's days per month."""
+        left in the 30 days up to that end). No 30 days in a row may hold more than
+        the server's vacation days (``bot.vacations``)."""
         now = now or self.now()
         limit = await self.vacation_days(guild_id)
         if limit == 0:
             raise UserError("vacation.disabled")
-        if paused_until((await self.pauses(guild_id, [user_id])).get(user_id, ()), now):
+        taken = (await self.pauses(guild_id, [user_id])).get(user_id, [])
+        if paused_until(taken, now):
             raise UserError("vacation.already")
-        used = await self.days_used(guild_id, user_id, now)
-        days_in_month = calendar.monthrange(now.year, now.month)[1]
-        left = min(limit - used, days_in_month)
-        if not 1 <= days <= left:
-            raise UserError("vacation.too_long", left=max(left, 0), limit=limit)
+        longest = vacations.longest_allowed(taken, now, limit)
+        if longest == 0:
+            raise UserError("vacation.window_used", limit=limit)
+        if not 1 <= days <= longest:
+            raise UserError("vacation.window_full", count=longest, limit=limit)
         ends = now + timedelta(days=days)
         await self.service.storage.add_vacation(
             Vacation(guild_id, user_id, now.isoformat(), ends.isoformat())
         )
-        return ends, left - days
+        return ends, vacations.days_left([*taken, Pause(now, ends)], ends, limit)
 
     async def end_vacation(self, guild_id: int, user_id: int, now: datetime | None = None) -> None:
         """Back early: the clocks of the player's games are looked at again now

@@ -6,16 +6,28 @@ import math
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
-from bot.storage import DEFAULT_DATABASE_URL, Shards, check_database_url, database_kind
+from bot.storage import (
+    DEFAULT_DATABASE_URL,
+    Shards,
+    check_database_url,
+    database_kind,
+    redacted_url,
+)
 
 # The folder of the ``bot`` package; its parent is the project (README.md, .env).
 PACKAGE_DIR = Path(__file__).resolve().parent
 # Names the .env file to read instead (tests; setups keeping secrets elsewhere).
 ENV_FILE_VARIABLE = "CARAVANSERAI_ENV_FILE"
 _SNOWFLAKE = re.compile(r"[0-9]{1,20}")
+# Query parameters of a database URL that hold a secret (libpq and asyncpg read both).
+SECRET_QUERY_KEYS = frozenset({"password", "sslpassword"})
+MASK = "***"
+# The settings that are URLs: shown with their passwords masked.
+URL_FIELDS = frozenset({"database_url", "api_base", "gateway_url"})
 
 MISSING_TOKEN_HELP = """\
 DISCORD_TOKEN is not set, so the bot cannot log in.
@@ -61,6 +73,56 @@ class Config:
     # Let LOG_LEVEL=DEBUG show discord.py's gateway payloads and HTTP requests,
     # which carry the interaction tokens (answer-as-the-bot for 15 minutes).
     debug_payloads: bool = False
+
+    def __repr__(self) -> str:
+        # The dataclass's own repr, but with the URLs' passwords masked: a Config
+        # may end up in a log line, a traceback or a debugger. (The token has
+        # repr=False.) str() and f-strings use this too.
+        shown = ", ".join(
+            f"{f.name}={_shown(f.name, getattr(self, f.name))!r}" for f in fields(self) if f.repr
+        )
+        return f"{type(self).__name__}({shown})"
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """What the log must never show: the token and the database's passwords
+        (as written in the URL and decoded), for the log formatter to scrub."""
+        found = [self.token]
+        for password in url_passwords(self.database_url):
+            found += [password, unquote(password)]
+        return tuple(dict.fromkeys(s for s in found if s))
+
+
+def _shown(name: str, value: object) -> object:
+    return masked_url(value) if name in URL_FIELDS and isinstance(value, str) else value
+
+
+def url_passwords(url: str) -> list[str]:
+    """The passwords a URL holds: ``user:password@`` and ``?password=`` (as written)."""
+    try:
+        parts = urlsplit(url.strip())
+        found = [] if parts.password is None else [parts.password]
+    except ValueError:  # not a URL at all: nothing to find
+        return []
+    raw_query = [pair.partition("=") for pair in parts.query.split("&")]
+    return found + [
+        value for key, _, value in raw_query if unquote(key).lower() in SECRET_QUERY_KEYS
+    ]
+
+
+def masked_url(url: str) -> str:
+    """``url`` with every password in it (``user:password@``, ``?password=``) shown
+    as ``***``; anything that is not a URL comes back as it is."""
+    try:
+        hidden = redacted_url(url)
+        parts = urlsplit(hidden)
+    except ValueError:  # a malformed URL may still hold a password: show none of it
+        return MASK
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if not any(key.lower() in SECRET_QUERY_KEYS for key, _ in query):
+        return hidden
+    masked = [(k, MASK if k.lower() in SECRET_QUERY_KEYS else v) for k, v in query]
+    return urlunsplit(parts._replace(query=urlencode(masked, safe="*")))
 
 
 def shards_of(config: Config) -> Shards | None:
@@ -236,9 +298,10 @@ def check_database(config: Config) -> str:
     Touches the disk but leaves nothing behind; raises ConfigError naming the file.
     """
     try:
-        return check_database_url(config.database_url)
+        checked = check_database_url(config.database_url)
     except ValueError as exc:
         raise ConfigError(f"DATABASE_URL: {exc}") from exc
+    return checked if database_kind(config.database_url) == "sqlite" else masked_url(checked)
 
 
 def _guild_ids(value: str) -> tuple[int, ...]:

@@ -4,7 +4,10 @@ Each component is a discord.py ``DynamicItem``: its ``custom_id`` carries the
 game (and what else it needs), and the callback reads everything else from
 the database, so a post from before a restart still works. The slash
 commands stay the complete interface; these are shortcuts. Only the right
-user can use a component: anyone else gets a private explanation.
+user can use a component: anyone else gets a private explanation. A
+``custom_id`` is whatever the client sends, so a component acts only on a
+game of the server and channel it is clicked in (``game_here``,
+``game_of_this_channel``).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from bot.app import apply_language, send_ephemeral
 from bot.errors import UserError, refusal
 from bot.service import GameService
 from bot.session import CancelVote, Session
+from bot.storage import GameRecord
 from cogs.lobby_text import lobby_lines, seat_lines
 from cogs.replies import title
 from cogs.suggest import move_choices
@@ -50,6 +54,22 @@ async def guard(interaction: discord.Interaction, action: Awaitable[None]) -> No
 def service_of(interaction: discord.Interaction) -> GameService:
     client = cast("Caravanserai", interaction.client)
     return client.service
+
+
+def belongs_here(record: GameRecord, interaction: discord.Interaction) -> bool:
+    """Whether the game is played where the interaction comes from: its server,
+    and its thread or channel (``channel_id``)."""
+    return record.guild_id == interaction.guild_id and record.channel_id == interaction.channel_id
+
+
+async def game_of_this_channel(interaction: discord.Interaction, game_id: int) -> Session:
+    """Game ``game_id``, named by a component's ``custom_id``, once sure it is
+    played in the interaction's server and channel: a ``custom_id`` is whatever
+    the client sends, and must not reach another server's or channel's game."""
+    session = await service_of(interaction).get(game_id)
+    if session is None or not belongs_here(session.record, interaction):
+        raise UserError("button.not_here")
+    return session
 
 
 async def game_here(interaction: discord.Interaction, game_id: int) -> Session:
@@ -385,6 +405,7 @@ class CancelVoteButton(
 
     async def act(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
+        await game_of_this_channel(interaction, self.game_id)
         vote = await service_of(interaction).vote_cancel(
             interaction.channel_id, interaction.user.id, self.game_id
         )

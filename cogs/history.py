@@ -31,9 +31,10 @@ from bot.session import Session
 from bot.storage import MoveRecord, SeatRecord
 from bot.timeline import turn_ends
 from cogs.boards import Renderer, renderer, seat_tags
-from cogs.buttons import service_of
+from cogs.buttons import game_of_this_channel, service_of
 from cogs.pager import PageContent, clamp, newest_first, page_count, register_pager, send_pages
 from cogs.replies import EMBED_COLOUR, final_summary, title, turn_lines
+from cogs.visibility import can_see
 from render.replay import animate, sample_indices
 
 log = logging.getLogger(__name__)
@@ -187,12 +188,12 @@ async def history_reply(
 async def _history_builder(
     interaction: discord.Interaction, args: tuple[str, ...], page: int
 ) -> PageContent:
-    """A page asked for with the buttons: rebuilt from the database."""
-    service = service_of(interaction)
-    session = await service.get(int(args[0])) if args and args[0].isdigit() else None
-    if session is None:
+    """A page asked for with the buttons: rebuilt from the database, for a game
+    of the channel the buttons are in."""
+    if not args or not args[0].isdigit():
         raise UserError("pager.gone")
-    moves = await service.storage.moves(session.id)
+    session = await game_of_this_channel(interaction, int(args[0]))
+    moves = await service_of(interaction).storage.moves(session.id)
     return history_page(session, moves, interaction.locale, page)
 
 
@@ -251,8 +252,6 @@ async def replay_target(
 ) -> Session:
     """The channel's latest game, or game ``game_id`` of this server in a channel
     the user can see (any other is answered as if it did not exist)."""
-    from cogs.lobby import can_see  # lobby imports this module: imported late, no cycle
-
     assert interaction.channel_id is not None
     if game_id is None:
         return await service.latest_in(interaction.channel_id)
@@ -260,7 +259,7 @@ async def replay_target(
     if session is None or session.record.guild_id != interaction.guild_id:
         raise UserError("replay.no_such_game", id=game_id)
     channel = session.record.channel_id
-    if channel != interaction.channel_id and not can_see(interaction, channel):
+    if channel != interaction.channel_id and not await can_see(interaction, channel):
         raise UserError("replay.no_such_game", id=game_id)
     return session
 

@@ -4,9 +4,11 @@ Ratings are openskill's (``bot.ratings``), kept per server and per game by
 the storage as games finish; what is shown is the rating's *ordinal*, the
 conservative value (0 for a newcomer, growing as one plays and wins).
 
-``/leaderboard`` is public and pings nobody; ``/stats`` is private. Every
-embed stays inside Discord's limits (a field's 1024 characters, the whole
-embed's 6000): a list cut short ends with "…and N more".
+``/leaderboard`` is public and pings nobody; ``/stats`` is private, and its
+latest games leave out those in channels the caller cannot see (the totals per
+game are the public leaderboard's). Every embed stays inside Discord's limits
+(a field's 1024 characters, the whole embed's 6000): a list cut short ends
+with "…and N more".
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from bot.storage import LeaderRow, PlayedGame
 from bot.translator import cmd
 from cogs.lobby import game_choices
 from cogs.replies import EMBED_COLOUR
+from cogs.visibility import Sight
 from games.core import Term
 
 if TYPE_CHECKING:
@@ -33,6 +36,9 @@ if TYPE_CHECKING:
 
 TOP = 5  # players per game on the all-games leaderboard
 RECENT = 10  # latest games on /stats
+# The latest games looked through for RECENT the caller may see: a channel that is
+# not in the cache (an archived thread) costs a request to Discord.
+LOOKED_AT = 5 * RECENT
 EVERYONE = 100_000  # "every ranked player": the embed cuts the list, not the query
 DESCRIPTION_LIMIT = 4096
 FIELD_LIMIT = 1024
@@ -330,12 +336,27 @@ class Leaderboard(commands.Cog):
                 text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
             )
             return
+        # Looking up archived threads may take longer than Discord's 3 seconds.
+        await interaction.response.defer(ephemeral=True, thinking=True)
         rated = [(kind, row, await storage.ratings(guild, kind)) for kind, row in records]
-        games = await storage.player_games(guild, target.id, RECENT)
+        games = await self.games_shown(interaction, target.id)
         embed = stats_embed(locale, guild, target.id, target.display_name, rated, games)
-        await interaction.response.send_message(
+        await interaction.followup.send(
             embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
+
+    async def games_shown(self, interaction: discord.Interaction, user_id: int) -> list[PlayedGame]:
+        """The player's latest finished games (at most RECENT) in channels the caller
+        may see: a game elsewhere would tell where it was played, when and by whom."""
+        assert interaction.guild_id is not None
+        sight = Sight(interaction)
+        shown: list[PlayedGame] = []
+        for game in await self.bot.storage.player_games(interaction.guild_id, user_id, LOOKED_AT):
+            if await sight.sees(game.channel_id):
+                shown.append(game)
+                if len(shown) == RECENT:
+                    break
+        return shown
 
 
 async def setup(bot: Caravanserai) -> None:

@@ -18,7 +18,7 @@ from bot.names import md
 from bot.service import GameService
 from bot.session import Session
 from bot.undoing import UndoOutcome
-from cogs.buttons import guard, service_of, turn_view
+from cogs.buttons import game_of_this_channel, guard, service_of, turn_view
 from cogs.flow import after_post, post_ai_turns
 from cogs.replies import (
     board_link,
@@ -66,6 +66,7 @@ class TakeoverButton(
         await guard(interaction, self.act(interaction))
 
     async def act(self, interaction: discord.Interaction) -> None:
+        await game_of_this_channel(interaction, self.game_id)
         service = service_of(interaction)
         choice: Choice = "bot" if self.choice == "bot" else "wait"
         tally = await service.absence.vote_takeover(
@@ -220,6 +221,7 @@ class UndoVoteButton(
         await guard(interaction, self.act(interaction))
 
     async def act(self, interaction: discord.Interaction) -> None:
+        await game_of_this_channel(interaction, self.game_id)
         service = service_of(interaction)
         outcome = await service.undoing.vote(
             self.game_id,

@@ -8,6 +8,7 @@ given later instants, so no test sleeps.
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator, Awaitable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -575,28 +576,90 @@ async def test_removing_needs_a_running_game(service: GameService) -> None:
 MARCH = datetime(2031, 3, 2, 9, 0, tzinfo=UTC)
 
 
-async def test_vacation_days_a_month_are_bounded(service: GameService) -> None:
+async def test_vacation_days_are_bounded_in_any_30_days(service: GameService) -> None:
     absence = service.absence
     assert await absence.vacation_days(GUILD) == DEFAULT_VACATION_DAYS == 14
     await absence.set_vacation_days(GUILD, 5)
     assert await absence.vacation_days(GUILD) == 5
     assert await absence.vacation_days(GUILD + 1) == 14  # per server
-    error = await refused("vacation.too_long", absence.start_vacation(GUILD, ALICE, 6, MARCH))
-    assert error.params == {"left": 5, "limit": 5}
-    await refused("vacation.too_long", absence.start_vacation(GUILD, ALICE, 0, MARCH))
+    error = await refused("vacation.window_full", absence.start_vacation(GUILD, ALICE, 6, MARCH))
+    assert error.params == {"count": 5, "limit": 5}
+    await refused("vacation.window_full", absence.start_vacation(GUILD, ALICE, 0, MARCH))
     ends, left = await absence.start_vacation(GUILD, ALICE, 3, MARCH)
     assert (ends, left) == (MARCH + timedelta(days=3), 2)
     await refused("vacation.already", absence.start_vacation(GUILD, ALICE, 1, MARCH + hours(1)))
     back = MARCH + timedelta(days=3, hours=1)
     assert await absence.days_used(GUILD, ALICE, back) == 3
-    error = await refused("vacation.too_long", absence.start_vacation(GUILD, ALICE, 3, back))
-    assert error.params == {"left": 2, "limit": 5}
+    error = await refused("vacation.window_full", absence.start_vacation(GUILD, ALICE, 3, back))
+    assert error.params == {"count": 2, "limit": 5}
     assert await absence.start_vacation(GUILD, ALICE, 2, back) == (back + timedelta(days=2), 0)
-    # Another month, another allowance; other players and servers are apart.
-    april = datetime(2031, 4, 1, 9, 0, tzinfo=UTC)
-    assert (await absence.start_vacation(GUILD, ALICE, 5, april))[1] == 0
+    # Those five days count until 30 days after they began: none is free on
+    # 1 April, a new calendar month.
+    april = datetime(2031, 4, 1, 8, 0, tzinfo=UTC)
+    await refused("vacation.window_used", absence.start_vacation(GUILD, ALICE, 1, april))
+    # Other players and servers are apart.
     assert (await absence.start_vacation(GUILD, BOB, 5, MARCH))[1] == 0
     assert (await absence.start_vacation(GUILD + 1, ALICE, 14, MARCH))[1] == 0
+
+
+async def test_vacations_cannot_be_chained_across_a_month_end(service: GameService) -> None:
+    """14 days ending on the 31st and 14 more from the 1st were 28 days in a row
+    under a 14-day limit: no 30 days in a row may hold more than 14 now."""
+    absence = service.absence
+    january_17 = datetime(2031, 1, 17, 9, 0, tzinfo=UTC)
+    ends, left = await absence.start_vacation(GUILD, ALICE, 14, january_17)
+    assert (ends, left) == (datetime(2031, 1, 31, 9, 0, tzinfo=UTC), 0)
+    february_1 = datetime(2031, 2, 1, 9, 0, tzinfo=UTC)
+    await refused("vacation.window_used", absence.start_vacation(GUILD, ALICE, 14, february_1))
+    await refused("vacation.window_used", absence.start_vacation(GUILD, ALICE, 1, february_1))
+    # The whole allowance again once 30 days have passed since the first day.
+    almost = january_17 + timedelta(days=30) - hours(1)
+    await refused("vacation.window_used", absence.start_vacation(GUILD, ALICE, 1, almost))
+    ends, left = await absence.start_vacation(GUILD, ALICE, 14, january_17 + timedelta(days=30))
+    assert (ends, left) == (datetime(2031, 3, 2, 9, 0, tzinfo=UTC), 0)
+
+
+async def test_a_short_vacation_leaves_the_rest_of_the_allowance(service: GameService) -> None:
+    absence = service.absence
+    january_27 = datetime(2031, 1, 27, 9, 0, tzinfo=UTC)
+    assert (await absence.start_vacation(GUILD, ALICE, 5, january_27))[1] == 9
+    february_1 = datetime(2031, 2, 1, 9, 0, tzinfo=UTC)
+    error = await refused(
+        "vacation.window_full", absence.start_vacation(GUILD, ALICE, 14, february_1)
+    )
+    assert error.params == {"count": 9, "limit": 14}
+    assert await absence.start_vacation(GUILD, ALICE, 9, february_1) == (
+        datetime(2031, 2, 10, 9, 0, tzinfo=UTC),
+        0,
+    )
+
+
+async def test_no_way_of_asking_gets_past_the_limit(service: GameService) -> None:
+    """A player asking at random moments for random lengths, sometimes back early:
+    whatever is granted, no 30 days in a row hold more than the limit, so no run
+    of vacation is longer than it (checked hour by hour, independently)."""
+    absence, rng, limit = service.absence, random.Random(20), 6
+    await absence.set_vacation_days(GUILD, limit)
+    moment = datetime(2031, 1, 1, tzinfo=UTC)
+    for _ in range(120):
+        moment += hours(rng.choice((1, 5, 24, 24 * 3, 24 * 7)))
+        try:
+            ends, _ = await absence.start_vacation(GUILD, ALICE, rng.randint(1, limit), moment)
+        except UserError as refusal:
+            assert refusal.key.startswith("vacation."), refusal.key
+            continue
+        if rng.random() < 0.3:
+            await absence.end_vacation(GUILD, ALICE, moment + (ends - moment) / 2)
+    taken = (await absence.pauses(GUILD, [ALICE]))[ALICE]
+    assert len(taken) > 10
+    origin = taken[0].start  # every start and end falls on a whole hour after it
+    span = int((max(p.end for p in taken) - origin) / hours(1))
+    away = [0] * span
+    for p in taken:
+        for h in range(int((p.start - origin) / hours(1)), int((p.end - origin) / hours(1))):
+            away[h] = 1
+    for first in range(span):
+        assert sum(away[first : first + 30 * 24]) <= limit * 24, origin + hours(first)
 
 
 async def test_a_vacation_ended_early_counts_what_it_lasted(service: GameService) -> None:
@@ -622,8 +685,9 @@ async def test_vacation_settings(service: GameService) -> None:
     await refused("settings.bad_vacation_days", absence.set_vacation_days(GUILD, -1))
     await refused("settings.bad_vacation_days", absence.set_vacation_days(GUILD, 32))
     assert await absence.vacation_days(GUILD) == 0
+    # Above 30 days, the limit never binds: 30 days in a row hold no more than 30.
     await absence.set_vacation_days(GUILD, 31)
-    assert (await absence.start_vacation(GUILD, ALICE, 31, MARCH))[1] == 0
+    assert (await absence.start_vacation(GUILD, ALICE, 31, MARCH))[1] == 1
 
 
 async def test_the_clock_stops_while_the_awaited_player_is_on_vacation(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import sqlite3
@@ -124,6 +125,36 @@ def test_the_token_is_in_no_repr(tmp_path: Path) -> None:
         assert token not in text and "secret" not in text
         assert "Config(" in text and "log_level='DEBUG'" in text  # the rest is still shown
     assert "token" not in repr(Config(token="t" * 70))
+
+
+def test_the_database_password_is_in_no_repr_nor_log(tmp_path: Path) -> None:
+    """A PostgreSQL password (in the URL's user part or its query) is masked in the
+    repr, str and any log line showing the Config; the log formatter is also given
+    it to scrub, and check_database names the database without it."""
+    from bot.__main__ import RedactingFormatter
+
+    url = "postgresql://caravan:s%40cret-pw@db.example/games?pool=20&sslpassword=key-pass"
+    config = load_config({"DISCORD_TOKEN": "tok-" * 10, "DATABASE_URL": url}, tmp_path / ".env")
+    assert config.database_url == url  # the bot still connects with it
+    shown = "postgresql://caravan:***@db.example/games?pool=20&sslpassword=***"
+    record = logging.LogRecord("bot", logging.INFO, __file__, 1, "config: %s", (config,), None)
+    for text in (repr(config), str(config), f"{config}", repr([config]), record.getMessage()):
+        assert "s%40cret-pw" not in text and "s@cret-pw" not in text and "key-pass" not in text
+        assert "tok-" not in text
+        assert f"database_url={shown!r}" in text and "log_level='INFO'" in text
+    assert check_database(config) == shown
+    scrubbed = RedactingFormatter("%(message)s", config.secrets).format(
+        logging.LogRecord("asyncpg", logging.ERROR, __file__, 1, "%s", ("no s@cret-pw",), None)
+    )
+    assert scrubbed == "no [redacted]"
+    # Other URLs may carry a password too; URLs without one are shown as they are.
+    proxied = Config(token="t", api_base="https://bot:hunter22@proxy.example/api/v10")
+    assert "hunter22" not in repr(proxied) and "bot:***@proxy.example" in repr(proxied)
+    plain = Config(token="t", database_url="sqlite:///data/x.db?password=nope")
+    assert "nope" not in repr(plain)
+    assert "database_url='sqlite:///data/games.db'" in repr(
+        Config(token="t", database_url="sqlite:///data/games.db")
+    )
 
 
 def test_debug_payloads_flag(tmp_path: Path) -> None:

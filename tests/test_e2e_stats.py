@@ -10,6 +10,7 @@ The embeds alone are checked against Discord's limits with crowds of players.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -136,6 +137,92 @@ async def test_leaderboard_and_stats(world: World) -> None:
     assert not other.embeds
     again = await private(world, carol, "stats", {})
     assert "You haven't finished a game" in again.content
+
+    assert await world.bot.stop() == 0
+    assert fake.unhandled == []
+    log = world.bot.log.read_text(errors="replace")
+    assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
+
+
+def linked_channels(message: Any) -> set[int]:
+    """The channels (game threads) a /stats reply links to."""
+    description = message.embeds[0]["description"]
+    return {int(c) for c in re.findall(r"/channels/\d+/(\d+)\)", description)}
+
+
+def status_of(world: World, game_id: int) -> str:
+    with world.bot.database() as db:
+        return str(db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()[0])
+
+
+async def game_won_against_a_bot(world: World, channel: Any) -> Any:
+    """Alice plays a short game against a bot in a thread of ``channel`` (or in
+    ``channel`` itself if it is a thread), to its end; returns the thread."""
+    world.channel = channel
+    opened = await public(
+        world, world.alice, "game new", {"game": "nim", "bots": 1, "options": "pile:short"}
+    )
+    thread = channel if channel.is_thread else await thread_opened(world, opened)
+    world.channel = thread
+    await world.fake.wait_for_message(thread, lambda m: bool(m.custom_ids()), timeout=20)
+    await public(world, world.alice, "game start")
+    with world.bot.database() as db:
+        game_id = int(db.execute("SELECT MAX(id) FROM games").fetchone()[0])
+    message = await move(world, world.alice)
+    for _ in range(20):
+        if next_player(world, message) is None:
+            break
+        message = await move(world, world.alice)
+    for _ in range(100):  # the last AI move may still be on its way
+        if status_of(world, game_id) == "finished":
+            return thread
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"game {game_id} did not end")
+
+
+async def test_stats_show_only_games_in_channels_the_caller_can_see(world: World) -> None:
+    """Alice finishes a game in the open channel, one in a channel only she and
+    Bob can see and one in a private thread of hers that Bob was added to.
+    Carol's /stats of Alice leaves the hidden ones out, Bob's and a moderator's
+    show them all, also once the threads are archived (discord.py then forgets
+    them, so they are looked up)."""
+    from tests.fakediscord import Overwrite, permissions
+
+    fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
+    lobby = world.channel
+    guild = fake.world.guilds[lobby.guild_id]
+    secret = fake.add_channel(
+        guild,
+        "secret",
+        overwrites=[
+            Overwrite(guild.id, 0, deny=permissions.VIEW_CHANNEL),  # @everyone
+            Overwrite(alice.id, 1, allow=permissions.VIEW_CHANNEL),
+            Overwrite(bob.id, 1, allow=permissions.VIEW_CHANNEL),
+            Overwrite(fake.bot_user.id, 1, allow=permissions.VIEW_CHANNEL),
+        ],
+    )
+    moderator = fake.add_user("root")
+    fake.add_member(guild, moderator, permissions=permissions.MANAGE_GUILD)
+    open_thread = await game_won_against_a_bot(world, lobby)
+    hidden_thread = await game_won_against_a_bot(world, secret)
+    private_thread = fake.add_thread(lobby, "side table", alice, private=True)
+    for member in (fake.bot_user, bob):
+        fake.add_thread_member(private_thread, member)
+    await game_won_against_a_bot(world, private_thread)
+    world.channel = lobby
+    everything = {open_thread.id, hidden_thread.id, private_thread.id}
+
+    async def linked_for(user: Any) -> set[int]:
+        return linked_channels(await private(world, user, "stats", {"user": alice}))
+
+    for archived in (False, True):
+        if archived:
+            for thread in (open_thread, hidden_thread, private_thread):
+                fake.archive_thread(thread)
+        assert await linked_for(carol) == {open_thread.id}, archived
+        assert await linked_for(bob) == everything, archived
+        assert await linked_for(moderator) == everything, archived
+        assert await linked_for(alice) == everything, archived
 
     assert await world.bot.stop() == 0
     assert fake.unhandled == []
