@@ -18,7 +18,14 @@ from bot import vacations
 from bot.clocks import RAN_OUT, Pause, paused_until, waited, wake
 from bot.errors import UserError
 from bot.session import Session
-from bot.storage import GameRecord, Shards, StaleVersion, UserSettings, Vacation
+from bot.storage import (
+    GameRecord,
+    Shards,
+    StaleVersion,
+    StorageUnavailable,
+    UserSettings,
+    Vacation,
+)
 from games.core import Seat
 
 if TYPE_CHECKING:
@@ -109,6 +116,10 @@ class Absence:
             for record in page:
                 try:
                     found, said = await self._wake(record, now)
+                except StorageUnavailable as error:
+                    # A passing failure: the clock stays due and is looked at next round.
+                    log.warning("Clock of game %s: database unavailable (%s)", record.id, error)
+                    continue
                 except Exception:
                     log.exception("Clock of game %s failed; skipped", record.id)
                     await self._park(record)

@@ -23,7 +23,7 @@ from bot.config import Config, shards_of
 from bot.cpu import CpuPool
 from bot.errors import refusal
 from bot.service import GameService, Limits
-from bot.storage import Storage, open_storage
+from bot.storage import REPLY_HOOK, ReplyHook, Storage, open_storage
 from bot.translator import CommandTranslator
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ class Tree(app_commands.CommandTree["Caravanserai"]):
     """Turns refusals into ephemeral replies; logs everything unexpected."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        await apply_language(self.client.storage, interaction)
+        await prepare_interaction(self.client.storage, interaction)
         return True
 
     async def on_error(
@@ -90,6 +90,19 @@ class Tree(app_commands.CommandTree["Caravanserai"]):
 
 
 LOCALES = {"en": discord.Locale.american_english, "fr": discord.Locale.french}
+
+
+async def prepare_interaction(storage: Storage, interaction: discord.Interaction) -> None:
+    """Before an interaction is handled (in the task that handles it): answer in
+    the player's language, and let a turn it saves note where its placeholder is."""
+    note_reply_hook(interaction)
+    await apply_language(storage, interaction)
+
+
+def note_reply_hook(interaction: discord.Interaction) -> None:
+    """A turn saved while handling ``interaction`` notes its webhook with the post
+    it owes, so a late post can replace its "thinking…" (see cogs/announce.py)."""
+    REPLY_HOOK.set(ReplyHook(interaction.application_id, interaction.token))
 
 
 async def apply_language(storage: Storage, interaction: discord.Interaction) -> None:
@@ -165,7 +178,7 @@ class Caravanserai(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         await self.load_commands()
         await self.cpu.start()
-        self._storage = await open_storage(self.config.database_url)
+        self._storage = await self.open_database()
         limits = Limits(
             lobbies=self.config.max_lobbies,
             games=self.config.max_games,
@@ -173,6 +186,10 @@ class Caravanserai(commands.AutoShardedBot):
         )
         self._service = GameService(self._storage, limits=limits, cpu=self.cpu)
         await self.sync_commands_if_changed()
+
+    async def open_database(self) -> Storage:
+        """The storage DATABASE_URL names, opened and migrated."""
+        return await open_storage(self.config.database_url)
 
     async def load_commands(self) -> None:
         """The registered games, then the cogs: menus are built from the registry."""
@@ -292,7 +309,8 @@ class Caravanserai(commands.AutoShardedBot):
         log.info("Connected as %s in %d server(s)", self.user, len(self.guilds))
         background = self.get_cog("Background")
         if background is not None:
-            await background.resume_waiting_games()  # type: ignore[attr-defined]
+            # Turns a stop left unannounced, then AI turns it interrupted.
+            await background.start_up()  # type: ignore[attr-defined]
 
 
 def describe_command(interaction: discord.Interaction) -> str:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot import i18n
-from bot.app import apply_language, send_ephemeral
+from bot.app import prepare_interaction, send_ephemeral
 from bot.errors import UserError, refusal
 from bot.service import GameService
 from bot.session import CancelVote, Session
@@ -40,7 +40,7 @@ async def guard(interaction: discord.Interaction, action: Awaitable[None]) -> No
     language, anything else is logged (discord.py only logs errors of
     dynamic items, leaving the user with "This interaction failed")."""
     try:
-        await apply_language(service_of(interaction).storage, interaction)
+        await prepare_interaction(service_of(interaction).storage, interaction)
         await action
     except Exception as error:
         text = refusal(interaction.locale, error)

@@ -141,10 +141,11 @@ async def send_final_chart(
 async def after_post(
     client: discord.Client, service: GameService, session: Session, posted: discord.Message
 ) -> None:
-    """A public board post was made: reminders link to it, and players who asked
-    for it hear by DM that it is their turn."""
+    """A public board post of ``session`` was made: reminders link to it, the turn
+    post owed up to its version is no longer owed (cogs/announce.py), and players
+    who asked for it hear by DM that it is their turn."""
     try:
-        await service.storage.set_board_message(session.id, posted.id)
+        await service.storage.set_board_message(session.id, posted.id, session.record.version)
         await notify_turn(client, service, session, board_link(session, posted.id))
     except Exception:
         report_failure(client, "After posting game %s's board", session.id)
@@ -178,26 +179,30 @@ async def notify_turn(
 
 async def tell_parent(client: discord.Client, before: Session, after: Session) -> None:
     """The game's thread's parent channel hears when it starts and how it ends."""
-    lang, record = after.lang, after.record
+    if before.record.status == "lobby" and after.record.status != "lobby":
+        await tell_parent_started(client, after)
+    if before.record.status != "finished" and after.record.status == "finished":
+        await tell_parent_result(client, after)
+
+
+async def tell_parent_started(client: discord.Client, session: Session) -> None:
+    players = ", ".join(session.shown(s) for s in range(len(session.names)))
+    await _tell_parent(client, session, "thread.started", players=players)
+
+
+async def tell_parent_result(client: discord.Client, session: Session) -> None:
+    winners = ", ".join(session.shown(s.seat) for s in session.standings() if s.won)
+    await _tell_parent(client, session, "thread.result", winners=winners)
+
+
+async def _tell_parent(client: discord.Client, session: Session, key: str, **params: Param) -> None:
+    lang, channel_id = session.lang, session.record.channel_id
     where: dict[str, Param] = {
-        "game": title(after, lang),
-        "id": after.id,
-        "thread": f"<#{record.channel_id}>",
+        "game": title(session, lang),
+        "id": session.id,
+        "thread": f"<#{channel_id}>",
     }
-    if before.record.status == "lobby" and record.status != "lobby":
-        players = ", ".join(after.shown(s) for s in range(len(after.names)))
-        await post_in_parent(
-            client,
-            record.channel_id,
-            i18n.translate(lang, "thread.started", {**where, "players": players}),
-        )
-    if before.record.status != "finished" and record.status == "finished":
-        winners = ", ".join(after.shown(s.seat) for s in after.standings() if s.won)
-        await post_in_parent(
-            client,
-            record.channel_id,
-            i18n.translate(lang, "thread.result", {**where, "winners": winners}),
-        )
+    await post_in_parent(client, channel_id, i18n.translate(lang, key, {**where, **params}))
 
 
 async def deliver_private(

@@ -27,6 +27,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.storage import (
+    ANNOUNCE_GRACE,
+    REPLY_HOOK,
     AlreadySeated,
     ChannelBusy,
     GameRecord,
@@ -36,6 +38,7 @@ from bot.storage import (
     NotFound,
     NotInLobby,
     NotSeated,
+    ReplyHook,
     ResultRow,
     Shards,
     SqliteStorage,
@@ -43,6 +46,8 @@ from bot.storage import (
     Storage,
     StorageBusy,
     StorageError,
+    StorageUnavailable,
+    Unannounced,
     WrongStatus,
     check_database_url,
     open_storage,
@@ -185,7 +190,8 @@ async def test_migrations_idempotent(db_path: Path) -> None:
     with closing(sqlite3.connect(db_path)) as raw:
         first = raw.execute("SELECT * FROM schema_migrations").fetchall()
         schema = raw.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
-    assert [r[0] for r in first] == [m.version for m in load_migrations()] == [1, 2, 3, 4, 5, 6, 7]
+    versions = [m.version for m in load_migrations()]
+    assert [r[0] for r in first] == versions == [1, 2, 3, 4, 5, 6, 7, 8]
     async with SqliteStorage(db_path):  # reopen: nothing to do
         pass
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:
@@ -1174,9 +1180,8 @@ async def test_pg_migrations_idempotent(pg_empty_url: str) -> None:
     async with storage_for(pg_empty_url):
         pass
     first, schema = await pg_schema(pg_empty_url)
-    assert (
-        [r[0] for r in first] == [m.version for m in load_pg_migrations()] == [1, 2, 3, 4, 5, 6, 7]
-    )
+    versions = [m.version for m in load_pg_migrations()]
+    assert [r[0] for r in first] == versions == [1, 2, 3, 4, 5, 6, 7, 8]
     assert [r[1] for r in first] == [m.name for m in load_migrations()]  # same names as SQLite's
     async with storage_for(pg_empty_url):  # reopen: nothing to do
         pass
@@ -1194,7 +1199,7 @@ async def test_pg_two_processes_starting_at_once_migrate_once(pg_empty_url: str)
     await asyncio.gather(*(s.open() for s in stores))
     try:
         applied, _ = await pg_schema(pg_empty_url)
-        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6, 7]
+        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6, 7, 8]
         g = await new_active(stores[0])
         assert await stores[3].get_game(g.id) == g
     finally:
@@ -1469,15 +1474,16 @@ async def empty_db_url(
     await server.drop_database(url)
 
 
-async def test_migration_7_adds_leases_to_a_database_at_6(empty_db_url: str) -> None:
-    """An existing database (at 006, with games) gains the leases table, data intact."""
+async def test_migrations_7_and_8_upgrade_a_database_at_6(empty_db_url: str) -> None:
+    """An existing database (at 006, with a game under way and a lobby, written as
+    the code of then did) gains the leases table and the announcement columns,
+    data intact: the game under way counts as announced, so nothing is posted
+    again after the upgrade; the lobby's start will be owed a post."""
     if empty_db_url.startswith("sqlite:"):
         shipped = load_migrations()
 
         def storage(migrations: tuple[Migration, ...]) -> Storage:
             return SqliteStorage(sqlite_path(empty_db_url), migrations=migrations)
-
-        missing: type[Exception] = sqlite3.OperationalError
     else:
         shipped = load_pg_migrations()
         dsn = postgres_settings(empty_db_url)[0]
@@ -1485,18 +1491,225 @@ async def test_migration_7_adds_leases_to_a_database_at_6(empty_db_url: str) -> 
         def storage(migrations: tuple[Migration, ...]) -> Storage:
             return PostgresStorage(dsn, migrations=migrations)
 
-        missing = asyncpg.UndefinedTableError
-    assert [(m.version, m.name) for m in shipped[6:]] == [(7, "leases")]
-    async with storage(shipped[:6]) as s:
-        g = await new_active(s)
-        lobby = await s.create_game("desert", OTHER_GUILD, 2, 20, "Bob", {}, 3, clock_hours=4)
-        with pytest.raises(missing):
-            await s.take_lease("sync", "a", at(0), at(1))
+    assert [(m.version, m.name) for m in shipped[6:]] == [(7, "leases"), (8, "announcements")]
+    async with storage(shipped[:6]):
+        pass
+    stamp = "2026-01-01T12:00:00.000000+00:00"
+    await raw_sql(
+        empty_db_url,
+        "INSERT INTO games (id, kind, guild_id, channel_id, status, creator_id, options, seed,"
+        " state, version, created_at, updated_at) VALUES"
+        f" (1, 'desert', {GUILD}, 1, 'active', 10, '{{}}', 42, '{{}}', 5, '{stamp}', '{stamp}'),"
+        f" (2, 'desert', {GUILD}, 2, 'lobby', 20, '{{}}', 3, NULL, 1, '{stamp}', '{stamp}')",
+    )
+    await raw_sql(
+        empty_db_url,
+        "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES"
+        " (1, 0, 10, 'Alice'), (1, 1, 20, 'Bob'), (2, 0, 20, 'Bob')",
+    )
     async with storage(shipped) as s:
-        assert await s.get_game(g.id) == g
-        assert await s.get_game(lobby.id) == lobby
+        active, lobby = await s.get_game(1), await s.get_game(2)
+        assert active is not None and lobby is not None
+        assert (active.status, active.version, [x.name for x in active.seats]) == (
+            "active",
+            5,
+            ["Alice", "Bob"],
+        )
+        assert (active.posted_version, active.announce_version, active.announce_due) == (5, 0, None)
+        assert (lobby.status, lobby.posted_version, lobby.announce_version) == ("lobby", 0, 0)
+        assert await s.unannounced(at(10**7)) == []
         assert await s.take_lease("sync", "a", at(0), at(1))
         assert not await s.take_lease("sync", "b", at(0), at(1))
     async with storage(shipped) as s:  # and it stays: leases outlive a restart
         assert not await s.take_lease("sync", "b", at(0.5), at(1))
         assert await s.take_lease("sync", "b", at(1), at(2))
+
+
+# --------------------------------------------------------------------------- announcements
+
+
+def from_now(seconds: float) -> str:
+    return (datetime.now(UTC) + timedelta(seconds=seconds)).isoformat()
+
+
+GRACE = ANNOUNCE_GRACE.total_seconds()
+HOOK = ReplyHook(4242, "secret-interaction-token")
+
+
+async def test_a_turn_owes_a_post_until_one_shows_it(store: Storage) -> None:
+    """The start and each turn-ending move owe a public post, due after the grace;
+    a step inside a turn owes none; a post of that version (or later) settles it,
+    an older one does not, and posted_version never goes back."""
+    g = await new_active(store)
+    assert (g.announce_version, g.posted_version) == (g.version, 0) and g.unannounced
+    assert g.announce_due is not None
+    assert from_now(GRACE - 5) < g.announce_due <= from_now(GRACE)
+    assert await store.unannounced(from_now(GRACE - 5)) == []  # its handler's time
+    assert await store.unannounced(from_now(GRACE + 1)) == [Unannounced(g, None)]
+
+    await store.set_board_message(g.id, 501, g.version)  # the start post
+    g = await store.get_game(g.id) or g
+    assert (g.board_message_id, g.posted_version, g.announce_due) == (501, g.version, None)
+    assert not g.unannounced and await store.unannounced(from_now(10**6)) == []
+
+    step = await store.record_move(g.id, g.version, 0, "a1", {}, ends_turn=False)
+    assert (step.announce_version, step.announce_due) == (g.announce_version, None)
+    turn = await store.record_move(step.id, step.version, 0, "a2", {})
+    assert (turn.announce_version, turn.posted_version) == (turn.version, g.version)
+    assert turn.announce_due is not None and turn.unannounced
+
+    await store.set_board_message(g.id, 502, step.version)  # a post from before the turn
+    left = await store.get_game(g.id)
+    assert left is not None and left.unannounced and left.announce_due == turn.announce_due
+    assert left.board_message_id == 502 and left.posted_version == step.version
+    await store.mark_announced(g.id, turn.version)  # shown without a board post of its own
+    done = await store.get_game(g.id)
+    assert done is not None and not done.unannounced and done.announce_due is None
+    assert (done.board_message_id, done.posted_version) == (502, turn.version)
+    await store.set_board_message(g.id, 503, g.version)  # a slow, older post lands last
+    late = await store.get_game(g.id)
+    assert late is not None and (late.board_message_id, late.posted_version) == (503, turn.version)
+    assert late.version == turn.version  # none of it changes the game's version
+
+
+async def test_the_interaction_being_answered_is_noted_with_the_post_it_owes(
+    store: Storage,
+) -> None:
+    """The hook in the current context is stored with the post owed; a turn saved
+    with none (an AI turn in the background) keeps the placeholder still waiting;
+    a post clears it. The token never shows in a repr."""
+    g = await new_active(store)
+    assert await store.unannounced(from_now(GRACE + 1)) == [Unannounced(g, None)]
+    token = REPLY_HOOK.set(HOOK)
+    try:
+        g = await store.record_move(g.id, g.version, 0, "a1", {})
+    finally:
+        REPLY_HOOK.reset(token)
+    g = await store.record_move(g.id, g.version, 1, "b1", {}, by_ai=True)  # no hook here
+    assert await store.unannounced(from_now(GRACE + 1)) == [Unannounced(g, HOOK)]
+    assert "secret" not in repr(await store.unannounced(from_now(GRACE + 1)))
+    await store.set_board_message(g.id, 9, g.version)
+    g = await store.record_move(g.id, g.version, 0, "a2", {})  # a new post owed, no hook
+    assert await store.unannounced(from_now(GRACE + 1)) == [Unannounced(g, None)]
+
+
+def test_reply_hooks_read_back_only_what_they_wrote() -> None:
+    assert ReplyHook.from_path(HOOK.path) == HOOK
+    assert HOOK.path == "/webhooks/4242/secret-interaction-token"
+    for path in (None, "", "/webhooks/4242/", "/webhooks/x/t", "/other/1/t", "/webhooks/1/t/u"):
+        assert ReplyHook.from_path(path) is None, path
+
+
+async def test_late_posts_of_active_and_finished_games_by_shard(store: Storage) -> None:
+    """Active and finished games are listed, most overdue first; lobbies, cancelled
+    games and other shards' games are not."""
+    active, lobbies = await sharded_games(store)
+    done = active[1]
+    done = await store.record_move(
+        done.id, done.version, 0, "last", {}, results=results_for(done.seats, [1, 0], [1, 2], {0})
+    )
+    gone = await store.cancel_game(active[2].id, active[2].version)
+    owed = [await store.get_game(g.id) for g in active]
+    later = from_now(GRACE + 1)
+    listed = [u.game for u in await store.unannounced(later)]
+    assert listed == sorted(
+        (g for g in owed if g is not None and g.id != gone.id),
+        key=lambda g: (g.announce_due or "", g.id),
+    )
+    assert done.id in [g.id for g in listed] and not {g.id for g in lobbies} & {
+        g.id for g in listed
+    }
+    for shards in SHARDINGS:
+        mine = [u.game for u in await store.unannounced(later, shards=shards)]
+        assert mine == [g for g in listed if shards.owns(g.guild_id)], shards
+    assert len(await store.unannounced(later, 2)) == 2
+
+
+async def test_a_late_post_is_claimed_once(store: Storage) -> None:
+    """The claim is a compare-and-set on (announce_version, announce_due): one
+    winner; the game is due again at the claim's end; a move since, or a post,
+    makes the claim fail."""
+    g = await new_active(store)
+    (owed,) = await store.unannounced(from_now(GRACE + 1))
+    due, until = owed.game.announce_due, from_now(GRACE + 120)
+    assert due is not None
+    assert await store.claim_announcement(g.id, g.version, due, until)
+    assert not await store.claim_announcement(g.id, g.version, due, until)  # claimed
+    assert await store.unannounced(from_now(GRACE + 60)) == []
+    (again,) = await store.unannounced(from_now(GRACE + 121))  # the claimer died
+    assert again.game.announce_due is not None and again.game.announce_due > due
+    moved = await store.record_move(g.id, g.version, 0, "a1", {})
+    assert not await store.claim_announcement(g.id, g.version, again.game.announce_due, until)
+    assert moved.announce_due is not None
+    await store.set_board_message(g.id, 1, moved.version)
+    assert not await store.claim_announcement(g.id, moved.version, moved.announce_due, until)
+    other = await new_active(store, channel=2)
+    assert other.announce_due is not None
+    await store.cancel_game(other.id, other.version)  # cancelled since it was listed
+    assert not await store.claim_announcement(other.id, other.version, other.announce_due, until)
+
+
+async def test_racing_late_post_claims_one_wins(db_url: str) -> None:
+    """Two processes find the same late turn and claim it at once: one True, every time."""
+    async with storage_for(db_url) as a, storage_for(db_url) as b:
+        for round_ in range(10):
+            g = await new_active(a, channel=300 + round_)
+            due = g.announce_due
+            assert due is not None
+            won = await asyncio.gather(
+                *(
+                    s.claim_announcement(g.id, g.version, due, from_now(GRACE + 60))
+                    for s in (a, b, a, b)
+                )
+            )
+            assert sorted(won) == [False, False, False, True], won
+
+
+async def test_a_database_lock_is_a_transient_failure(db_path: Path) -> None:
+    """SQLite: a write that waited past the busy timeout is StorageUnavailable
+    (background jobs retry it), and the storage works on once the lock is gone."""
+    async with SqliteStorage(db_path, busy_timeout_ms=100) as s:
+        g = await new_active(s)
+        with closing(sqlite3.connect(db_path, isolation_level=None)) as raw:
+            raw.execute("BEGIN IMMEDIATE")
+            with pytest.raises(StorageUnavailable):
+                await s.record_move(g.id, g.version, 0, "a1", {})
+            raw.execute("ROLLBACK")
+        assert (await s.record_move(g.id, g.version, 0, "a1", {})).version == g.version + 1
+
+
+async def test_pg_a_lost_connection_is_a_transient_failure(pg_url: str) -> None:
+    """PostgreSQL: the server ends the connection of a write in progress (a restart,
+    a failover): the write is StorageUnavailable, not a driver error, changes
+    nothing, and the storage works on with a new connection."""
+    async with storage_for(pg_url) as s:
+        g = await new_active(s)
+        async with another_transaction(pg_url) as (other, tx):
+            await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", g.id)
+            write = asyncio.create_task(s.record_move(g.id, g.version, 0, "a1", {}))
+            await until_waiting_for_a_lock(other)
+            await other.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            with pytest.raises(StorageUnavailable):
+                await asyncio.wait_for(write, 5)
+            await tx.rollback()
+        assert await s.get_game(g.id) == g
+        assert (await s.record_move(g.id, g.version, 0, "a1", {})).version == g.version + 1
+
+
+async def until_waiting_for_a_lock(conn: Any, timeout: float = 5) -> None:
+    """Until another connection to the database waits for a lock (a row ``conn`` holds)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        # Statistics are read once per transaction unless the snapshot is dropped.
+        await conn.execute("SELECT pg_stat_clear_snapshot()")
+        waiting = await conn.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'"
+        )
+        if waiting:
+            return
+        assert time.monotonic() < deadline, "no write came to wait for the row"
+        await asyncio.sleep(0.02)

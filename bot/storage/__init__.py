@@ -25,6 +25,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from .base import (
     OPEN_STATUSES,
+    REPLY_HOOK,
     STATUSES,
     AlreadySeated,
     ChannelBusy,
@@ -41,6 +42,7 @@ from .base import (
     NotSeated,
     PlayedGame,
     RatingRow,
+    ReplyHook,
     ResultRow,
     SeatRecord,
     SeatTaken,
@@ -49,18 +51,23 @@ from .base import (
     Storage,
     StorageBusy,
     StorageError,
+    StorageUnavailable,
+    Unannounced,
     UserSettings,
     Vacation,
     WrongStatus,
     results_for,
 )
+from .common import ANNOUNCE_GRACE
 from .sqlite import MEMORY, SqliteStorage, check_integrity
 
 DEFAULT_DATABASE_URL = "sqlite:///data/caravanserai.db"
 
 __all__ = [
+    "ANNOUNCE_GRACE",
     "DEFAULT_DATABASE_URL",
     "OPEN_STATUSES",
+    "REPLY_HOOK",
     "STATUSES",
     "AlreadySeated",
     "ChannelBusy",
@@ -77,6 +84,7 @@ __all__ = [
     "NotSeated",
     "PlayedGame",
     "RatingRow",
+    "ReplyHook",
     "ResultRow",
     "SeatRecord",
     "SeatTaken",
@@ -86,6 +94,8 @@ __all__ = [
     "Storage",
     "StorageBusy",
     "StorageError",
+    "StorageUnavailable",
+    "Unannounced",
     "UserSettings",
     "Vacation",
     "WrongStatus",

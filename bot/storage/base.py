@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Final, Literal, Protocol, Self, TypeGuard
 
@@ -73,6 +74,17 @@ class GameRecord:
     clock_stage: int = 0  # 0 nothing sent, 1 half-time reminder sent, 2 time ran out
     clock_due: str | None = None  # when the clock must next be looked at
     board_message_id: int | None = None  # the latest public board post
+    # Every turn is announced (migration 008): the version the latest public board
+    # post showed, the version a turn post must show (the latest turn-ending move's,
+    # or the start's) and when another process may post it if its handler has not.
+    posted_version: int = 0
+    announce_version: int = 0
+    announce_due: str | None = None
+
+    @property
+    def unannounced(self) -> bool:
+        """A turn ended (or the game started) and no public post has shown it yet."""
+        return self.announce_version > self.posted_version
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` holds in this game, or None."""
@@ -99,6 +111,44 @@ class MoveRecord:
     def counts(self) -> bool:
         """Part of the game as it stands: neither taken back nor an undo itself."""
         return not self.undone and self.undoes is None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyHook:
+    """The interaction being answered, whose public "thinking…" placeholder a turn
+    post fills: its application id and token (a webhook's, valid 15 minutes).
+
+    The token lets anyone answer as the bot: it is kept out of the repr, and
+    stored as :attr:`path`, the form the log scrubber hides."""
+
+    application_id: int
+    token: str = field(repr=False)
+
+    @property
+    def path(self) -> str:
+        return f"/webhooks/{self.application_id}/{self.token}"
+
+    @classmethod
+    def from_path(cls, path: str | None) -> ReplyHook | None:
+        """The hook :attr:`path` wrote, or None (no hook, or not one of ours)."""
+        parts = (path or "").split("/")
+        if len(parts) != 4 or parts[:2] != ["", "webhooks"] or not parts[2].isdigit():
+            return None
+        return cls(int(parts[2]), parts[3]) if parts[3] else None
+
+
+# The interaction the current task answers (set by the bot before it handles one):
+# a turn-ending write notes it with the turn post it owes (see Storage.record_move).
+REPLY_HOOK: ContextVar[ReplyHook | None] = ContextVar("reply_hook", default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Unannounced:
+    """A game whose latest turn has no public post though its time is up: what a
+    late post needs (the game, and the placeholder it may replace)."""
+
+    game: GameRecord
+    hook: ReplyHook | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +262,14 @@ class StorageError(Exception):
     """Base class of everything the storage layer raises on purpose."""
 
 
-class StorageBusy(StorageError):
+class StorageUnavailable(StorageError):
+    """The database could not answer now (unreachable, restarting, out of
+    connections, locked): trying again a little later may work. (A write whose
+    connection was lost may or may not have landed; versions and claims make
+    retrying it safe.) Background jobs retry on it; anything else is a bug."""
+
+
+class StorageBusy(StorageUnavailable):
     """The database stayed locked by another process past the busy timeout."""
 
 
@@ -394,7 +451,8 @@ class Storage(Protocol):
     async def start_game(
         self, game_id: int, version: int, seat_order: Sequence[int], state: dict[str, Any]
     ) -> GameRecord:
-        """lobby -> active; new seat i is old seat ``seat_order[i]``."""
+        """lobby -> active; new seat i is old seat ``seat_order[i]``. Like a
+        turn-ending move, it owes a public post (see :meth:`record_move`)."""
         ...
 
     async def record_move(
@@ -411,7 +469,13 @@ class Storage(Protocol):
         by_ai: bool = False,
     ) -> GameRecord:
         """One transaction: new state, version+1, next move-log row (with its
-        events); with ``results`` the game also finishes (see :meth:`finish_game`)."""
+        events); with ``results`` the game also finishes (see :meth:`finish_game`).
+
+        A move that ends a turn (or the game) also notes, in the same UPDATE, the
+        public post it owes: ``announce_version`` = the new version, due from
+        ``ANNOUNCE_GRACE`` on (when another process may post it, see
+        :meth:`unannounced`), and the interaction being answered
+        (:data:`REPLY_HOOK` in the current context), if any."""
         ...
 
     async def turn_moves(self, game_id: int) -> list[MoveRecord]:
@@ -492,8 +556,36 @@ class Storage(Protocol):
         change the version (buttons stay valid)."""
         ...
 
-    async def set_board_message(self, game_id: int, message_id: int) -> None:
-        """Remember the latest public board post (no version change)."""
+    async def set_board_message(self, game_id: int, message_id: int, version: int) -> None:
+        """Remember the latest public board post, which showed the game at
+        ``version`` (no version change): the turn post owed up to that version is
+        no longer owed (see :meth:`mark_announced`)."""
+        ...
+
+    # ---------------------------------------------------------------- announcements
+
+    async def mark_announced(self, game_id: int, version: int) -> None:
+        """The game was shown publicly at ``version``: ``posted_version`` becomes
+        at least that, and if that covers ``announce_version`` nothing is owed any
+        more (the due time and the interaction's hook are cleared)."""
+        ...
+
+    async def unannounced(
+        self, now: str, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[Unannounced]:
+        """Active and finished games (with ``shards``: of the guilds on those shards)
+        whose latest turn has no public post (``announce_version >
+        posted_version``) though it was due at ``now`` (ISO-8601 with a UTC
+        offset), most overdue first, at most ``limit``."""
+        ...
+
+    async def claim_announcement(self, game_id: int, version: int, due: str, until: str) -> bool:
+        """Compare-and-set, so that one process posts a late turn: only if the game
+        is active or finished, the post owed is still the one for ``version`` and
+        still due at ``due`` (as :meth:`unannounced` gave it: nobody claimed it
+        since); it becomes due at
+        ``until``, when another process may try if this one has not posted by then.
+        True for the one caller that wins. Does not change the version."""
         ...
 
     async def replace_seat(

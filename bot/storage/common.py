@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from .base import (
+    REPLY_HOOK,
     AlreadySeated,
     GameRecord,
     GameStatus,
@@ -26,10 +27,12 @@ from .base import (
     NotSeated,
     PlayedGame,
     RatingRow,
+    ReplyHook,
     ResultRow,
     SeatRecord,
     StaleVersion,
     StorageError,
+    Unannounced,
     UserSettings,
     Vacation,
     WrongStatus,
@@ -38,6 +41,10 @@ from .base import (
 
 _INT64 = range(-(2**63), 2**63)  # SQLite INTEGER, PostgreSQL BIGINT
 MAX_CLOCK_HOURS = 24 * 30
+# How long the handler that saved a turn has to post it before another process
+# may (it died, or its post failed). Each AI move of a chain restarts it, so it
+# covers one drawing and one upload, with room to spare under load.
+ANNOUNCE_GRACE = timedelta(seconds=60)
 
 
 class _Row(Protocol):
@@ -62,6 +69,22 @@ def restarted_clock(clock_hours: float) -> dict[str, Any]:
         "clock_stage": 0,
         "clock_due": None if due is None else due.isoformat(timespec="microseconds"),
     }
+
+
+def announce_columns(version: int) -> dict[str, Any]:
+    """What a write that ends a turn (or starts the game) notes: the post it owes
+    (the game at ``version``), when another process may make it, and the
+    interaction whose placeholder that post fills, if one is being answered (left
+    as it is otherwise: an earlier placeholder may still wait)."""
+    due = datetime.now(UTC) + ANNOUNCE_GRACE
+    columns: dict[str, Any] = {
+        "announce_version": version,
+        "announce_due": due.isoformat(timespec="microseconds"),
+    }
+    hook = REPLY_HOOK.get()
+    if hook is not None:
+        columns["announce_hook"] = hook.path
+    return columns
 
 
 def dump_json(value: Mapping[str, Any]) -> str:
@@ -294,6 +317,9 @@ def game_record(row: _Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
         clock_stage=int(row["clock_stage"]),
         clock_due=row["clock_due"],
         board_message_id=row["board_message_id"],
+        posted_version=int(row["posted_version"]),
+        announce_version=int(row["announce_version"]),
+        announce_due=row["announce_due"],
     )
 
 
@@ -312,6 +338,14 @@ def game_records(rows: Sequence[_Row], seat_rows: Iterable[_Row]) -> list[GameRe
             )
         )
     return [game_record(r, tuple(seats[int(r["id"])])) for r in rows]
+
+
+def unannounced_records(rows: Sequence[_Row], games: Sequence[GameRecord]) -> list[Unannounced]:
+    """Late posts to make: each game (in the rows' order) with its hook, if any."""
+    return [
+        Unannounced(game, ReplyHook.from_path(row["announce_hook"]))
+        for row, game in zip(rows, games, strict=True)
+    ]
 
 
 def move_record(r: _Row) -> MoveRecord:

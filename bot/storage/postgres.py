@@ -14,15 +14,19 @@ SQLite's ``_guard`` does under its write lock, so two movers with the same
 version — in one process or in several — can never both land: the second
 waits for the first's COMMIT, then sees the new version and gets
 :class:`~bot.storage.base.StaleVersion`. :meth:`PostgresStorage.claim_clock`
-is one conditional UPDATE (PostgreSQL re-checks its WHERE on the row as the
-winner left it), :meth:`PostgresStorage.take_lease` one ``INSERT … ON CONFLICT
-DO UPDATE … WHERE`` (a racer waits for the row the winner inserted or
-updated, then finds it held). Ending a game with results takes a
+(and ``claim_announcement``) is one conditional UPDATE (PostgreSQL re-checks
+its WHERE on the row as the winner left it), :meth:`PostgresStorage.take_lease`
+one ``INSERT … ON CONFLICT DO UPDATE … WHERE`` (a racer waits for the row the
+winner inserted or updated, then finds it held). Ending a game with results takes a
 transaction-scoped advisory lock per (server, game kind) before it stamps
 ``finished_at`` and locks the rating rows it rewrites (``SELECT … FOR
 UPDATE``): two games ending at once for the same players rate one after the
 other, in the order of their ``finished_at``, exactly as ``rebuild_ratings``
 refolds them.
+
+A server that cannot answer (restarting, unreachable, out of connections, a
+connection it ended) raises :class:`~bot.storage.base.StorageUnavailable`,
+which background jobs retry.
 
 Reads: a REPEATABLE READ, read-only transaction on a pooled connection: one
 consistent snapshot across the few queries of a read, never another
@@ -68,11 +72,14 @@ from .base import (
     StaleVersion,
     StorageBusy,
     StorageError,
+    StorageUnavailable,
+    Unannounced,
     UserSettings,
     Vacation,
     WrongStatus,
 )
 from .common import (
+    announce_columns,
     check_human_seat,
     check_lease,
     check_limit,
@@ -100,6 +107,7 @@ from .common import (
     seats_in_order,
     seats_without_bot,
     seats_without_user,
+    unannounced_records,
     user_settings_record,
     utc_iso,
     utc_now,
@@ -112,6 +120,13 @@ DEFAULT_POOL_SIZE = 10
 # pg_advisory_xact_lock key of the migration runner ("caravan" in ASCII).
 MIGRATION_LOCK = 0x63617261_76616E
 _Conn = Any  # asyncpg.Connection (asyncpg ships no type information)
+# What a server restarting, unreachable or out of connections raises: worth a retry.
+_UNAVAILABLE = (
+    OSError,  # refused, reset, unreachable
+    asyncpg.PostgresConnectionError,  # the connection was lost in the middle of a query
+    asyncpg.InsufficientResourcesError,  # too many connections, out of memory or disk
+    asyncpg.OperatorInterventionError,  # shutting down, starting up, query cancelled
+)
 
 
 def load_pg_migrations() -> tuple[Migration, ...]:
@@ -127,6 +142,17 @@ def _on_shards(shards: Shards | None, first: int) -> tuple[str, list[Any]]:
     return (
         f" AND ((guild_id >> 22) % ${first}::bigint) = ANY(${first + 1}::bigint[])",
         [shards.count, sorted(shards.ids)],
+    )
+
+
+def _announced(n: int) -> str:
+    """The SET clause of a public post of the game at version ``$n``: the post owed
+    up to it is no longer owed. SET expressions read the row as it was."""
+    covered = f"GREATEST(posted_version, ${n}) >= announce_version"
+    return (
+        f"posted_version = GREATEST(posted_version, ${n}),"
+        f" announce_due = CASE WHEN {covered} THEN NULL ELSE announce_due END,"
+        f" announce_hook = CASE WHEN {covered} THEN NULL ELSE announce_hook END"
     )
 
 
@@ -183,11 +209,14 @@ async def _roll_back(conn: _Conn, transaction: Any) -> None:
     """Roll back; if that is itself cancelled (shutting down cancels handlers that
     are already unwinding), drop the connection instead: the server aborts the
     transaction, and the pool does not hand out, or complain about, a connection
-    left inside one."""
+    left inside one. A connection the server ended needs neither."""
     try:
         await transaction.rollback()
     except BaseException:
-        conn.terminate()
+        # Cancelled again; or the server ended the connection, and the pool has
+        # let go of it already (it refuses to terminate it then).
+        with contextlib.suppress(asyncpg.InterfaceError):
+            conn.terminate()
 
 
 class PostgresStorage:
@@ -283,6 +312,8 @@ class PostgresStorage:
             raise StorageBusy(f"database deadlock: {exc}") from exc
         except asyncpg.LockNotAvailableError as exc:
             raise StorageBusy(f"database is locked: {exc}") from exc
+        except _UNAVAILABLE as exc:
+            raise StorageUnavailable(f"PostgreSQL is unavailable: {exc!r}") from exc
         finally:
             self._busy -= 1
             if not self._busy:
@@ -587,8 +618,9 @@ class PostgresStorage:
             game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
             await self._replace_seats(conn, game_id, seats_in_order(game, seat_order))
             clock = restarted_clock(game.clock_hours)
+            owed = announce_columns(version + 1)  # the start's post
             await self._bump(
-                conn, game_id, version, status="active", state=dump_json(state), **clock
+                conn, game_id, version, status="active", state=dump_json(state), **clock, **owed
             )
             return await self._load(conn, game_id)
 
@@ -617,6 +649,8 @@ class PostgresStorage:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
             columns = move_columns(game, seat, state, results)
+            if ends_turn or results is not None:
+                columns.update(announce_columns(version + 1))
             if results is not None:
                 await self._lock_ratings(conn, game.guild_id, game.kind)
             now = await self._bump(conn, game_id, version, ended=results is not None, **columns)
@@ -799,11 +833,51 @@ class PostgresStorage:
             )
         return _count(status) == 1
 
-    async def set_board_message(self, game_id: int, message_id: int) -> None:
+    async def set_board_message(self, game_id: int, message_id: int, version: int) -> None:
         async with self._write() as conn:
             await conn.execute(
-                "UPDATE games SET board_message_id = $1 WHERE id = $2", message_id, game_id
+                f"UPDATE games SET board_message_id = $1, {_announced(2)} WHERE id = $3",
+                message_id,
+                version,
+                game_id,
             )
+
+    # ------------------------------------------------------------------ announcements
+
+    async def mark_announced(self, game_id: int, version: int) -> None:
+        async with self._write() as conn:
+            await conn.execute(f"UPDATE games SET {_announced(1)} WHERE id = $2", version, game_id)
+
+    async def unannounced(
+        self, now: str, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[Unannounced]:
+        check_limit(limit)
+        on_shards, shard_params = _on_shards(shards, 3)
+        async with self._read() as conn:
+            rows = await conn.fetch(
+                "SELECT * FROM games WHERE announce_due IS NOT NULL AND announce_due <= $1"
+                " AND announce_version > posted_version AND status IN ('active', 'finished')"
+                f"{on_shards} ORDER BY announce_due, id LIMIT $2",
+                utc_iso(now),
+                limit,
+                *shard_params,
+            )
+            return unannounced_records(rows, await self._records(conn, rows))
+
+    async def claim_announcement(self, game_id: int, version: int, due: str, until: str) -> bool:
+        # One statement: a racing claim waits for the winner's row, re-checks the
+        # WHERE on it (the due time has moved) and matches nothing.
+        async with self._write() as conn:
+            status = await conn.execute(
+                "UPDATE games SET announce_due = $1 WHERE id = $2 AND announce_version = $3"
+                " AND announce_due = $4 AND announce_version > posted_version"
+                " AND status IN ('active', 'finished')",
+                utc_iso(until),
+                game_id,
+                version,
+                utc_iso(due),
+            )
+        return _count(status) == 1
 
     # ------------------------------------------------------------------ leases
 

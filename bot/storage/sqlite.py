@@ -60,11 +60,13 @@ from .base import (
     StaleVersion,
     StorageBusy,
     StorageError,
+    Unannounced,
     UserSettings,
     Vacation,
     WrongStatus,
 )
 from .common import (
+    announce_columns,
     check_human_seat,
     check_lease,
     check_limit,
@@ -92,6 +94,7 @@ from .common import (
     seats_in_order,
     seats_without_bot,
     seats_without_user,
+    unannounced_records,
     user_settings_record,
     utc_iso,
     utc_now,
@@ -633,8 +636,9 @@ class SqliteStorage:
             game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
             await self._replace_seats(conn, game_id, seats_in_order(game, seat_order))
             clock = restarted_clock(game.clock_hours)
+            owed = announce_columns(version + 1)  # the start's post
             await self._bump(
-                conn, game_id, version, status="active", state=dump_json(state), **clock
+                conn, game_id, version, status="active", state=dump_json(state), **clock, **owed
             )
             return await self._load(conn, game_id)
 
@@ -663,6 +667,8 @@ class SqliteStorage:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
             columns = move_columns(game, seat, state, results)
+            if ends_turn or results is not None:
+                columns.update(announce_columns(version + 1))
             now = await self._bump(conn, game_id, version, ended=results is not None, **columns)
             await conn.execute(
                 "INSERT INTO moves"
@@ -845,11 +851,47 @@ class SqliteStorage:
         ):
             return cur.rowcount == 1
 
-    async def set_board_message(self, game_id: int, message_id: int) -> None:
+    async def set_board_message(self, game_id: int, message_id: int, version: int) -> None:
         async with self._write() as conn:
             await conn.execute(
-                "UPDATE games SET board_message_id = ? WHERE id = ?", (message_id, game_id)
+                f"UPDATE games SET board_message_id = ?, {_ANNOUNCED} WHERE id = ?",
+                (message_id, version, version, version, game_id),
             )
+
+    # ------------------------------------------------------------------ announcements
+
+    async def mark_announced(self, game_id: int, version: int) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                f"UPDATE games SET {_ANNOUNCED} WHERE id = ?", (version, version, version, game_id)
+            )
+
+    async def unannounced(
+        self, now: str, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[Unannounced]:
+        check_limit(limit)
+        on_shards, shard_params = _on_shards(shards)
+        async with self._read() as conn:
+            rows = await self._all(
+                conn,
+                "SELECT * FROM games WHERE announce_due IS NOT NULL AND announce_due <= ?"
+                " AND announce_version > posted_version AND status IN ('active', 'finished')"
+                f"{on_shards} ORDER BY announce_due, id LIMIT ?",
+                (utc_iso(now), *shard_params, limit),
+            )
+            return unannounced_records(rows, await self._records(conn, rows))
+
+    async def claim_announcement(self, game_id: int, version: int, due: str, until: str) -> bool:
+        async with (
+            self._write() as conn,
+            conn.execute(
+                "UPDATE games SET announce_due = ? WHERE id = ? AND announce_version = ?"
+                " AND announce_due = ? AND announce_version > posted_version"
+                " AND status IN ('active', 'finished')",
+                (utc_iso(until), game_id, version, utc_iso(due)),
+            ) as cur,
+        ):
+            return cur.rowcount == 1
 
     # ------------------------------------------------------------------ leases
 
@@ -1106,6 +1148,17 @@ JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
 WHERE g.status = 'finished' AND s.is_bot = 0 AND s.user_id IS NOT NULL
 ORDER BY g.finished_at, g.id, r.seat
 """
+
+
+# The game was shown publicly at a version (bound three times): the post owed up
+# to it is no longer owed. SET expressions read the row as it was.
+_ANNOUNCED = (
+    "posted_version = MAX(posted_version, ?),"
+    " announce_due = CASE WHEN MAX(posted_version, ?) >= announce_version"
+    " THEN NULL ELSE announce_due END,"
+    " announce_hook = CASE WHEN MAX(posted_version, ?) >= announce_version"
+    " THEN NULL ELSE announce_hook END"
+)
 
 
 def _on_shards(shards: Shards | None) -> tuple[str, list[int]]:

@@ -163,6 +163,7 @@ class _Handlers:
                 await self.fake.message_updated(message)
             elif ctype in (CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE):
                 await self.fake.message_created(message)
+        await self.fake.held(record)  # a test may hold the answer (hold_callback)
         if not flag(request, "with_response"):
             return no_content()
         return ok(self._callback_response(record, int(ctype), message))

@@ -19,6 +19,7 @@ from .driver import InteractionBuilder
 from .driving import Driving
 from .errors import ApiError, method_not_allowed, not_found, unauthorized
 from .gateway import ALL_INTENTS, Gateway, Session
+from .holds import CallbackHold
 from .interactions import InteractionRecord
 from .message_hub import MessageHub
 from .messages import MessageFactory
@@ -99,6 +100,7 @@ class FakeDiscord(WorldApi, MessageHub, Driving, ThreadHub):
         self._runner: web.AppRunner | None = None
         self._site_port: int | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.callback_holds: list[CallbackHold] = []
 
     # -- lifecycle --------------------------------------------------------------------
     async def start(self) -> FakeDiscord:
@@ -119,6 +121,8 @@ class FakeDiscord(WorldApi, MessageHub, Driving, ThreadHub):
         return self
 
     async def stop(self) -> None:
+        for hold in self.callback_holds:
+            hold.release()
         await self.flush()
         self.gateway.accepting = False
         await self.gateway.close_all()
@@ -171,6 +175,21 @@ class FakeDiscord(WorldApi, MessageHub, Driving, ThreadHub):
         head = base64.b64encode(str(self.bot_user.id).encode()).decode().rstrip("=")
         stamp = base64.urlsafe_b64encode(int(time.time()).to_bytes(4, "big")).decode().rstrip("=")
         return f"{head}.{stamp}.{secrets.token_urlsafe(27)}"
+
+    # -- holding the bot's answers ----------------------------------------------------------
+    def hold_callback(self, command: str | None = None) -> CallbackHold:
+        """Hold the bot's next callback to ``command`` (None: any interaction but an
+        autocomplete): it is applied, but the bot's request is answered only at
+        ``hold.release()`` (or ``stop()``). ``await hold.reached()`` waits for it."""
+        hold = CallbackHold(command)
+        self.callback_holds.append(hold)
+        return hold
+
+    async def held(self, record: InteractionRecord) -> None:
+        """Called by the callback route once applied: waits if a hold takes it."""
+        hold = next((h for h in self.callback_holds if h.matches(record)), None)
+        if hold is not None:
+            await hold.hold(record)
 
     # -- gateway state ------------------------------------------------------------------
     @property
