@@ -20,6 +20,11 @@ Choices made here:
   player shares one rank is a draw: it is rated (openskill supports it; the
   sigmas shrink and unequal players move towards each other).
 - The same player twice in one game is a caller's bug: :class:`ValueError`.
+- A human who played fewer than a quarter of his seat's turns himself (the AI
+  played the rest: he resigned, or was away or removed most of the game) is
+  left out of the rating, as a bot seat is (:func:`rated_placings`): an alt
+  account that moves once and resigns rates nobody. He keeps his place in the
+  result; only the rating skips him.
 """
 
 from __future__ import annotations
@@ -86,6 +91,36 @@ def rate_game(
         player: Rating._from_openskill(team[0])
         for (player, _), team in zip(ordered, rated, strict=True)
     }
+
+
+def played_enough(own_turns: int, turns: int) -> bool:
+    """Whether a human played at least a quarter of his seat's turns himself.
+
+    Counted in turns (the log's turn-ending rows, ``by_ai`` telling who ended
+    each), not in log rows: a player may type a whole turn as one command
+    where the AI logs each of its steps. Whole numbers, so exactly a quarter
+    counts; a seat that had no turn at all counts too.
+    """
+    return 4 * own_turns >= turns
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A human's seat in one finished game, as the rating looks at it."""
+
+    user_id: int
+    rank: int
+    own_turns: int  # turns he ended himself
+    turns: int  # all of his seat's turns, the AI's included
+
+
+def rated_placings(humans: Iterable[Seated]) -> list[tuple[int, int]]:
+    """The (player, rank) that a finished game rates: its humans who played
+    enough of their seat themselves (:func:`played_enough`); ``[]`` when fewer
+    than two remain, so nobody's rating moves. The finishing write and a
+    rebuild both go through here, so they fold the same games the same way."""
+    placings = [(h.user_id, h.rank) for h in humans if played_enough(h.own_turns, h.turns)]
+    return placings if len(placings) >= 2 else []
 
 
 def rebuild(games: Iterable[Sequence[tuple[int, int]]]) -> dict[int, Rating]:

@@ -13,7 +13,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
@@ -33,7 +33,7 @@ from bot.session import (
 )
 from bot.storage import ChannelBusy as StorageChannelBusy
 from bot.storage import GameRecord, MoveRecord, Shards, StaleVersion, Storage
-from bot.undoing import Undoing
+from bot.undoing import Undoing, vote_hours
 from games.core import (
     Event,
     GameSpec,
@@ -52,6 +52,7 @@ BOT_NAMES = ("Zahra", "Idris", "Layla", "Tariq", "Amina", "Yusuf")
 MAX_NOTATION = 200  # longer text is never a move; refuse before parsing
 RECHECKS = 5  # a move re-checked after other seats moved first, at most this often
 PAGE = 100  # games read at a time by background jobs
+HALF_COURSE = 0.5  # a game cut short by resignations counts from this progress on
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,18 @@ class _Saved:
     game_id: int
     version: int
     data: Mapping[str, Any] = field(compare=False, hash=False)
+
+
+def cancel_asked_key(game_id: int) -> str:
+    """The ``meta`` key holding when the players were last asked to cancel a game."""
+    return f"cancel_asked:{game_id}"
+
+
+def counts_when_cut_short(session: Session) -> bool:
+    """Whether a game that resignations or removals end (not its own rules)
+    has run far enough to count: half its course, by the engine's measure.
+    Before that it is cancelled: one move each and a resignation is no win."""
+    return session.progress >= HALF_COURSE
 
 
 def turns_of(rows: Sequence[MoveRecord]) -> list[Turn]:
@@ -197,10 +210,9 @@ class GameService:
         clock: str = DEFAULT_CLOCK,
     ) -> Session:
         spec = self.spec(kind_key)
-        if clock not in CLOCKS:
-            raise UserError("lobby.bad_clock", clock=clock[:20])
-        chosen = self.check_new(kind_key, bots, options)
-        await self._check_caps(guild_id, user_id, creating=True)
+        # Again, though /game new checked before posting: another lobby of
+        # this player's may have been created meanwhile.
+        chosen = await self.check_create(kind_key, guild_id, user_id, bots, options, clock)
         try:
             record = await self.storage.create_game(
                 spec.key,
@@ -221,10 +233,28 @@ class GameService:
             )
         return self._session(record)
 
+    async def check_create(
+        self,
+        kind_key: str,
+        guild_id: int,
+        user_id: int,
+        bots: int = 0,
+        options: Mapping[str, str] | None = None,
+        clock: str = DEFAULT_CLOCK,
+    ) -> dict[str, str]:
+        """Everything /game new can get wrong, the player's caps included, checked
+        before anything is posted or created; returns the options with their
+        defaults."""
+        if clock not in CLOCKS:
+            raise UserError("lobby.bad_clock", clock=clock[:20])
+        chosen = self.check_new(kind_key, bots, options)
+        await self._check_caps(guild_id, user_id, creating=True)
+        return chosen
+
     def check_new(
         self, kind_key: str, bots: int, options: Mapping[str, str] | None
     ) -> dict[str, str]:
-        """Everything /game new can get wrong, checked before anything is posted;
+        """What /game new can get wrong about the game itself (no database);
         returns the options with their defaults."""
         engine = self.spec(kind_key).engine
         if not 0 <= bots <= engine.max_players - 1:
@@ -353,6 +383,27 @@ class GameService:
             record = now
         return CancelVote(self._session(record), cancelled=True, waiting=())
 
+    async def propose_cancel(self, channel_id: int, user_id: int, now: datetime) -> CancelVote:
+        """/game cancel from a player of the running game: his agreement, and the
+        public question to the others. Asked once: while an earlier question is
+        still open (within the game's vote time), a repeat is refused privately
+        instead of posting and pinging everyone again (they agree with its button)."""
+        session = await self.require_session(channel_id)
+        if await self._cancel_asked_lately(session, now):
+            raise UserError("game.cancel_vote_open")
+        vote = await self.vote_cancel(channel_id, user_id, session.id)
+        if not vote.cancelled:
+            await self.storage.set_meta(cancel_asked_key(session.id), str(int(now.timestamp())))
+        return vote
+
+    async def _cancel_asked_lately(self, session: Session, now: datetime) -> bool:
+        """The players were asked to cancel this game less than a vote's time ago."""
+        asked = await self.storage.get_meta(cancel_asked_key(session.id))
+        if asked is None:
+            return False
+        since = now - datetime.fromtimestamp(int(asked), UTC)
+        return since < timedelta(hours=vote_hours(session))
+
     # ------------------------------------------------------------------ play
 
     def _playing_seat(self, session: Session, user_id: int) -> Seat:
@@ -449,9 +500,10 @@ class GameService:
     async def resign(self, channel_id: int, user_id: int) -> MoveReport:
         """The AI takes over the seat; the game ends when no real contest is left.
 
-        A game that ends so before every seat has played a whole round does not
-        count: it is cancelled, not won (no resignation farming). Resigning and
-        ending are one transaction: a move racing it lands before or is refused.
+        A game that ends so before half its course (the engine's ``progress``)
+        does not count: it is cancelled, not won, so a second account that
+        resigns at once gives nobody a rated win. Resigning and ending are one
+        transaction: a move racing it lands before or is refused.
         """
         for _ in range(RECHECKS):
             session = await self.require_session(channel_id)
@@ -470,17 +522,12 @@ class GameService:
         if not ends:
             record = await storage.resign_seat(game, version, seat, state)
             return MoveReport(session, self._session(record), ())
-        if await self._whole_round_played(session):
+        if counts_when_cut_short(session):
             results = result_rows(seats, None)
             record = await storage.resign_seat(game, version, seat, state, results)
             return MoveReport(session, self._session(record), (), ended=True)
         record = await storage.resign_seat(game, version, seat, state, cancel=True)
         return MoveReport(session, self._session(record), (), ended=True, void=True)
-
-    async def _whole_round_played(self, session: Session) -> bool:
-        """Every seat has made at least one move: the game was a real contest."""
-        moved = {m.seat for m in await self.storage.moves(session.id)}
-        return len(moved) >= len(session.record.seats)
 
     async def advance(self, session: Session) -> MoveReport:
         """Let AI seats (bots, resigned players) play until a human must act.

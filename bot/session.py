@@ -77,6 +77,31 @@ class Session:
         """Bot seats, and players whose seat the AI now plays (resigned, away, removed)."""
         return self.record.seats[seat].ai_played
 
+    def left_for_good(self, seat: Seat) -> bool:
+        """A human who resigned or was removed: the AI plays his seat to the end
+        and it is no longer his (one merely away takes it back by playing)."""
+        record = self.record.seats[seat]
+        return record.resigned or record.replaced == "removed"
+
+    def private_seat(self, user_id: int) -> Seat | None:
+        """The seat whose private information ``user_id`` may read (/game hand,
+        his own board): his own, unless he left it for good; else None, and he
+        sees what a spectator sees."""
+        seat = self.seat_of(user_id)
+        if seat is None or self.left_for_good(seat):
+            return None
+        return seat
+
+    def hand_seat(self, user_id: int) -> Seat:
+        """The seat whose private information /game hand shows ``user_id``:
+        refused to non-players and to those who left their seat for good."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise UserError("game.not_a_player")
+        if self.left_for_good(seat):
+            raise UserError("game.hand_left")  # the AI plays on with it: no longer his to read
+        return seat
+
     @property
     def decisions(self) -> tuple[Decision, ...]:
         if self.state is None or self.broken or self.record.status != "active":
@@ -103,6 +128,14 @@ class Session:
         if record.status != "active" or record.clock_hours <= 0 or record.turn_since is None:
             return None
         return datetime.fromisoformat(record.turn_since) + timedelta(hours=record.clock_hours)
+
+    @property
+    def progress(self) -> float:
+        """How far the game has run, by the engine's public measure: 0.0 at the
+        start, 1.0 over (see ``Game.progress``)."""
+        if self.state is None:
+            return 0.0
+        return float(self.engine.progress(self.state))
 
     @property
     def outcome(self) -> Outcome | None:
@@ -143,7 +176,7 @@ class MoveReport:
     # False while the player still acts in the same turn (a first camel):
     # such a step is answered privately; the turn's post comes at its end.
     turn_over: bool = True
-    # Ended by resignations before a whole round: cancelled, it counts for nobody.
+    # Ended by resignations before half its course: cancelled, it counts for nobody.
     void: bool = False
 
     def private_events(self) -> dict[Seat, tuple[Event, ...]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot.errors import UserError
@@ -51,6 +51,27 @@ class UndoOutcome:
     agreed: tuple[int, ...] = ()
     refused_by: int | None = None
     asked_at: int = 0  # when the vote opened (whole seconds): names the question
+
+
+@dataclass(frozen=True)
+class Asked:
+    """When and on which board an undo request was asked (from its question)."""
+
+    version: int
+    at: datetime
+
+
+def parse_question(question: str) -> Asked | None:
+    """``undo:{version}:{seat}:{asked_at}`` (see :meth:`Undoing.question`)."""
+    parts = question.split(":")
+    if len(parts) != 4 or parts[0] != "undo" or not all(p.isdigit() for p in parts[1:]):
+        return None
+    return Asked(int(parts[1]), datetime.fromtimestamp(int(parts[3]), UTC))
+
+
+def asked_key(game_id: int, seat: Seat) -> str:
+    """The ``meta`` key holding the question of a seat's latest undo request."""
+    return f"undo_asked:{game_id}:{seat}"
 
 
 def vote_hours(session: Session) -> float:
@@ -149,17 +170,40 @@ class Undoing:
 
     async def request(self, channel_id: int, user_id: int, now: datetime) -> UndoOutcome:
         """Undo at once when free (or nobody else to ask); else open the vote,
-        the caller's own agreement counted."""
+        the caller's own agreement counted. While his request is open, asking
+        again is refused (privately): the others were asked once."""
         session = await self.service.require_session(channel_id)
+        await self._refuse_if_pending(session, user_id, now)
         plan = await self.plan(session, user_id)
         others = self.voters(plan)
         if plan.judgement.verdict == "free" or not others:
             return UndoOutcome(plan, await self.apply(plan))
         asked_at = int(now.timestamp())
-        await self.service.storage.cast_vote(
-            session.id, self.question(plan, asked_at), user_id, "yes"
-        )
+        question = self.question(plan, asked_at)
+        storage = self.service.storage
+        await storage.cast_vote(session.id, question, user_id, "yes")
+        await storage.set_meta(asked_key(session.id, plan.seat), question)
         return UndoOutcome(plan, None, asked=others, asked_at=asked_at)
+
+    async def _refuse_if_pending(self, session: Session, user_id: int, now: datetime) -> None:
+        """The caller's last request still waits for the others' answer: it is
+        for this very board (no move since), in time, and nobody refused it."""
+        seat = session.seat_of(user_id)
+        if seat is None or session.record.status != "active":
+            return  # plan() says what is wrong
+        storage = self.service.storage
+        question = await storage.get_meta(asked_key(session.id, seat))
+        if question is None:
+            return
+        asked = parse_question(question)
+        if asked is None or asked.version != session.record.version:
+            return  # a move since ended the request
+        if now - asked.at > timedelta(hours=vote_hours(session)):
+            return  # expired
+        # His own "yes" again changes nothing and returns the others' answers.
+        votes = await storage.cast_vote(session.id, question, user_id, "yes")
+        if "no" not in votes.values():
+            raise UserError("undo.pending")
 
     @staticmethod
     def question(plan: UndoPlan, asked_at: int) -> str:

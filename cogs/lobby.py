@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,7 @@ from cogs.history import history_reply, replay_reply
 from cogs.lobby_text import lobby_lines, seat_lines
 from cogs.replies import describe, game_message, title
 from cogs.threads import open_thread
+from cogs.visibility import Sight
 from cogs.votes import answer_undo
 
 if TYPE_CHECKING:
@@ -33,6 +35,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RENDERS_PER_MINUTE = 6  # /game board and /game hand draw images: a user gets a few a minute
+# Commands that post publicly, per user and minute: enough for any honest use
+# (the caps bound the open tables; a repeated undo or cancel request is
+# answered privately anyway), too few to flood a channel.
+NEW_PER_MINUTE = 3
+UNDO_PER_MINUTE = 5
+CANCEL_PER_MINUTE = 3
 
 
 def per_user(interaction: discord.Interaction) -> tuple[int | None, int]:
@@ -69,6 +77,7 @@ class Lobby(commands.Cog):
 
     def __init__(self, bot: Caravanserai) -> None:
         self.bot = bot
+        self._opening: set[tuple[int | None, int]] = set()  # (server, user) running /game new
 
     @property
     def service(self) -> GameService:
@@ -108,6 +117,7 @@ class Lobby(commands.Cog):
         ),
     )
     @app_commands.choices(game=game_choices(), language=LANGUAGE_CHOICES, clock=CLOCK_CHOICES)
+    @app_commands.checks.cooldown(NEW_PER_MINUTE, 60.0, key=per_user)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -117,64 +127,99 @@ class Lobby(commands.Cog):
         language: app_commands.Choice[str] | None = None,
         clock: app_commands.Choice[str] | None = None,
     ) -> None:
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        chosen = game_options.parse(options)
-        self.service.check_new(game.value, bots, chosen)  # refusals before anything is posted
-        lang = language.value if language else i18n.language(interaction.locale)
-
-        async def create(channel_id: int) -> Session:
-            assert interaction.guild_id is not None
-            return await self.service.create(
-                kind_key=game.value,
-                guild_id=interaction.guild_id,
-                channel_id=channel_id,
-                user_id=interaction.user.id,
-                name=interaction.user.display_name,
-                bots=bots,
-                options=chosen,
-                lang=lang,
-                clock=clock.value if clock else DEFAULT_CLOCK,
-            )
-
-        channel = interaction.channel
-        if not isinstance(channel, discord.TextChannel) or not await self.service.threads_enabled(
-            interaction.guild_id
-        ):
-            session = await create(interaction.channel_id)  # here: a thread, or by choice
-            await interaction.response.send_message(
-                "\n".join(lobby_lines(session, lang)),
-                view=lobby_view(session),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
-            return
-        name = i18n.t(lang, f"{game.value}.title")
-        await interaction.response.send_message(
-            i18n.t(lang, "thread.opening", user=interaction.user.mention, game=name),
-            allowed_mentions=discord.AllowedMentions.none(),
+        table = NewTable(
+            kind=game.value,
+            bots=bots,
+            options=game_options.parse(options),
+            lang=language.value if language else i18n.language(interaction.locale),
+            clock=clock.value if clock else DEFAULT_CLOCK,
         )
-        starter = await interaction.original_response()
-        thread = await open_thread(starter, f"{name} · {clean_name(interaction.user.display_name)}")
-        if thread is None:  # no right to open threads here: play in the channel
-            session = await create(interaction.channel_id)
-            await starter.edit(
-                content="\n".join(lobby_lines(session, lang)), view=lobby_view(session)
-            )
+        # One /game new of a user at a time: the caps are checked before the
+        # post and the thread, so a second call racing the first is refused.
+        opening = per_user(interaction)
+        if opening in self._opening:
+            raise UserError("lobby.opening")
+        self._opening.add(opening)
+        try:
+            await self._open_table(interaction, table)
+        finally:
+            self._opening.discard(opening)
+
+    async def _open_table(self, interaction: discord.Interaction, table: NewTable) -> None:
+        """Refusals first (privately, nothing posted); then the lobby, in a new
+        thread when the server and the bot's rights allow, else right here."""
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        assert guild_id is not None and channel_id is not None
+        options = await self.service.check_create(
+            table.kind, guild_id, interaction.user.id, table.bots, table.options, table.clock
+        )
+        table = replace(table, options=options)  # the defaults filled in
+        if await self._opens_thread(interaction):
+            await self._open_in_thread(interaction, table)
             return
-        session = await create(thread.id)
-        await thread.send(
-            "\n".join(lobby_lines(session, lang)),
+        # Here: already in a thread, or threads are off, or the bot may not open one.
+        session = await self._create(interaction, table, channel_id)
+        await interaction.response.send_message(
+            "\n".join(lobby_lines(session, table.lang)),
             view=lobby_view(session),
             allowed_mentions=discord.AllowedMentions.none(),
         )
-        await starter.edit(
-            content=i18n.t(
-                lang,
-                "thread.opened",
-                user=interaction.user.mention,
-                game=name,
-                thread=thread.mention,
-            )
+
+    async def _open_in_thread(self, interaction: discord.Interaction, table: NewTable) -> None:
+        """A line in the channel, a thread from it, the lobby in the thread. If the
+        lobby cannot be created then, the line and the thread are taken down."""
+        assert interaction.channel_id is not None
+        lang, user = table.lang, interaction.user
+        name = i18n.t(lang, f"{table.kind}.title")
+        await interaction.response.send_message(
+            i18n.t(lang, "thread.opening", user=user.mention, game=name),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
+        starter = await interaction.original_response()
+        thread = await open_thread(starter, f"{name} · {clean_name(user.display_name)}")
+        try:
+            # No thread after all (refused by Discord): play in the channel.
+            where = interaction.channel_id if thread is None else thread.id
+            session = await self._create(interaction, table, where)
+        except Exception:
+            await withdraw(interaction, thread)  # then the refusal goes out privately
+            raise
+        lobby = "\n".join(lobby_lines(session, lang))
+        if thread is None:
+            await starter.edit(content=lobby, view=lobby_view(session))
+            return
+        await thread.send(
+            lobby, view=lobby_view(session), allowed_mentions=discord.AllowedMentions.none()
+        )
+        opened = i18n.t(lang, "thread.opened", user=user.mention, game=name, thread=thread.mention)
+        await starter.edit(content=opened)
+
+    async def _create(
+        self, interaction: discord.Interaction, table: NewTable, channel_id: int
+    ) -> Session:
+        assert interaction.guild_id is not None
+        return await self.service.create(
+            kind_key=table.kind,
+            guild_id=interaction.guild_id,
+            channel_id=channel_id,
+            user_id=interaction.user.id,
+            name=interaction.user.display_name,
+            bots=table.bots,
+            options=table.options,
+            lang=table.lang,
+            clock=table.clock,
+        )
+
+    async def _opens_thread(self, interaction: discord.Interaction) -> bool:
+        """Whether /game new opens a thread: in a text channel (in a thread, the
+        game takes that thread), if the server wants it and the bot may."""
+        if not isinstance(interaction.channel, discord.TextChannel):
+            return False
+        rights = interaction.app_permissions
+        if not (rights.create_public_threads and rights.read_message_history):
+            return False
+        assert interaction.guild_id is not None
+        return await self.service.threads_enabled(interaction.guild_id)
 
     @new.autocomplete("options")
     async def options_autocomplete(
@@ -293,6 +338,7 @@ class Lobby(commands.Cog):
             "Moderators: the number of any game of this server", "cmd.game.cancel.game.description"
         )
     )
+    @app_commands.checks.cooldown(CANCEL_PER_MINUTE, 60.0, key=per_user)
     async def cancel(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """A lobby: its creator; a running game: Manage Server, or all its players by vote.
         Moderators may name any game of the server by its number."""
@@ -317,9 +363,8 @@ class Lobby(commands.Cog):
         except UserError as refusal:
             if refusal.key != "game.cancel_needs_vote":
                 raise
-            running = await self.service.require_session(interaction.channel_id)
-            vote = await self.service.vote_cancel(
-                interaction.channel_id, interaction.user.id, running.id
+            vote = await self.service.propose_cancel(
+                interaction.channel_id, interaction.user.id, datetime.now(UTC)
             )
             view = None if vote.cancelled else cancel_vote_view(vote.session)
             await announce(interaction, [vote_text(vote, interaction.user.mention)], view)
@@ -441,7 +486,8 @@ class Lobby(commands.Cog):
         if session.state is None:
             raise_not_started()
         await interaction.response.defer(ephemeral=True, thinking=True)
-        seat = session.seat_of(interaction.user.id)
+        # A player who resigned or was removed sees what a spectator sees.
+        seat = session.private_seat(interaction.user.id)
         file = await board_file(session, seat, interaction.locale)
         embed = discord.Embed(
             title=i18n.t(
@@ -464,9 +510,7 @@ class Lobby(commands.Cog):
         session = await self.service.latest_in(interaction.channel_id)
         if session.state is None:
             raise_not_started()
-        seat = session.seat_of(interaction.user.id)
-        if seat is None:
-            raise UserError("game.not_a_player")
+        seat = session.hand_seat(interaction.user.id)
         locale = interaction.locale
         lines = [describe(line, locale) for line in session.hand(seat)]
         text = "\n".join(lines) or i18n.t(locale, "game.hand_empty")
@@ -531,6 +575,7 @@ class Lobby(commands.Cog):
             "cmd.game.undo.description",
         ),
     )
+    @app_commands.checks.cooldown(UNDO_PER_MINUTE, 60.0, key=per_user)
     async def undo(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
         outcome = await self.service.undoing.request(
@@ -592,10 +637,13 @@ class Lobby(commands.Cog):
     async def list_games(self, interaction: discord.Interaction) -> None:
         """The server's open games in channels the caller can see (moderators: all)."""
         assert interaction.guild_id is not None
+        # Archived threads are looked up at Discord: that may take a few seconds.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        sight = Sight(interaction)
         records = [
             r
             for r in await self.bot.storage.list_games(interaction.guild_id, ("lobby", "active"))
-            if interaction.permissions.manage_guild or can_see(interaction, r.channel_id)
+            if await sight.sees(r.channel_id)
         ]
         locale = interaction.locale
         if not records:
@@ -610,7 +658,7 @@ class Lobby(commands.Cog):
                     f"• <#{record.channel_id}> — {name} #{record.id} ({status}): {players}"
                 )
             text = "\n".join(lines)[:2000]
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.followup.send(text, ephemeral=True)
 
 
 async def announce(
@@ -625,13 +673,41 @@ async def announce(
         await interaction.response.send_message(text, view=view, allowed_mentions=mentions)
 
 
-def can_see(interaction: discord.Interaction, channel_id: int) -> bool:
-    """Whether the user may see that channel or thread (unknown ones: no)."""
-    guild, member = interaction.guild, interaction.user
-    if guild is None or not isinstance(member, discord.Member):
-        return False
-    channel = guild.get_channel_or_thread(channel_id)
-    return channel is not None and channel.permissions_for(member).view_channel
+@dataclass(frozen=True)
+class NewTable:
+    """What /game new asks for (the options parsed, the defaults filled in)."""
+
+    kind: str
+    bots: int
+    options: dict[str, str]
+    lang: str
+    clock: str
+
+
+async def withdraw(interaction: discord.Interaction, thread: discord.Thread | None) -> None:
+    """The lobby could not be created once its post (and thread) were up: take
+    them down, so no dead "opening a table…" line or empty thread stays."""
+    if thread is not None:
+        await close_thread(thread, interaction.app_permissions)
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException:
+        log.warning("Could not delete the opening post in channel %s", interaction.channel_id)
+
+
+async def close_thread(thread: discord.Thread, rights: discord.Permissions) -> None:
+    """Delete an empty game thread; without Manage Threads (which the bot is not
+    invited with) archive it, as its creator may: it leaves the channel's list."""
+    if rights.manage_threads:
+        try:
+            await thread.delete()
+            return
+        except discord.HTTPException:
+            log.warning("Could not delete the empty thread %s; archiving it", thread.id)
+    try:
+        await thread.edit(archived=True)
+    except discord.HTTPException:
+        log.warning("Could not archive the empty thread %s", thread.id)
 
 
 def clock_status(session: Session, locale: object) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from bot.ratings import DEFAULT, Rating, rate_game, rebuild
+from bot.ratings import DEFAULT, Rating, Seated, played_enough, rate_game, rated_placings, rebuild
 
 TOLERANCE = 1e-9
 
@@ -209,3 +209,31 @@ def test_order_of_placings_does_not_matter() -> None:
     games = random_games(seed=11)
     shuffled = [random.Random(i).sample(g, len(g)) for i, g in enumerate(games)]
     assert rebuild(shuffled) == rebuild(games)
+
+
+# --------------------------------------------------------------------------- who is rated
+
+
+@pytest.mark.parametrize(
+    ("own", "turns", "rated"),
+    [
+        (1, 4, True),  # exactly a quarter
+        (2, 7, True),
+        (1, 5, False),  # one move, then the AI played the rest
+        (0, 1, False),
+        (0, 0, True),  # no turn at all: nothing to hold against him
+        (12, 12, True),
+    ],
+)
+def test_a_human_is_rated_from_a_quarter_of_his_own_turns(
+    own: int, turns: int, rated: bool
+) -> None:
+    assert played_enough(own, turns) is rated
+
+
+def test_the_rating_skips_who_played_too_little_as_it_skips_bots() -> None:
+    alice, bob, carol = Seated(1, 1, 10, 12), Seated(2, 2, 9, 12), Seated(3, 3, 1, 12)
+    assert rated_placings([alice, bob, carol]) == [(1, 1), (2, 2)]
+    # Fewer than two left: nobody's rating moves.
+    assert rated_placings([alice, carol]) == []
+    assert rated_placings([]) == []

@@ -31,7 +31,7 @@ from bot.storage import (
 )
 from tests.contract import all_specs
 from tests.pg import PgServer
-from tests.service_games import play_out
+from tests.service_games import play_as_ai, play_out
 
 GUILD, OTHER_GUILD = 1000, 2000
 BOT = None  # a bot seat in a line-up
@@ -308,6 +308,32 @@ async def test_a_player_who_resigns_is_rated_last(db_url: str) -> None:
         close_to(ratings, expected)
         ordinals = {user: Rating(*ratings[user]).ordinal for user in ratings}
         assert min(ordinals, key=lambda user: ordinals[user]) == carol
+
+
+async def test_a_player_the_ai_replaced_for_most_of_the_game_is_not_rated(db_url: str) -> None:
+    """Through the real service and Through the Desert: Carol plays her first
+    turn and resigns, the AI plays her seat to the end. She ranks last, but
+    under a quarter of her seat's turns were hers: only Alice and Bob are
+    rated, and a rebuild folds the stored games to the same ratings."""
+    alice, bob, carol, channel = 1, 2, 3, 78
+    async with await open_storage(db_url) as storage:
+        service = GameService(storage, all_specs())
+        await service.create(
+            kind_key="desert", guild_id=GUILD, channel_id=channel, user_id=alice, name="Alice"
+        )
+        await service.join(channel, bob, "Bob")
+        await service.join(channel, carol, "Carol")
+        session = (await service.start(channel, alice, first=2)).after  # Carol first
+        session = (await play_as_ai(service, session, channel=channel)).after
+        session = (await service.resign(channel, carol)).after
+        session = await play_out(service, session, channel)
+        assert session.record.status == "finished"
+        ranks = {r.user_id: r.rank for r in await storage.results(session.id)}
+        assert ranks[carol] == 3
+        assert set(await storage.ratings(GUILD, "desert")) == {alice, bob}
+        before = await storage.all_ratings()
+        await storage.rebuild_ratings()
+        assert await storage.all_ratings() == before
 
 
 # --------------------------------------------------------------------------- rebuilding

@@ -16,6 +16,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
+from bot.ratings import Seated, rated_placings
+
 from .base import (
     REPLY_HOOK,
     AlreadySeated,
@@ -267,20 +269,35 @@ def resign_columns(
     return columns
 
 
-def human_placings(game: GameRecord, results: Sequence[ResultRow]) -> list[tuple[int, int]]:
-    """(user, rank) of the humans: bot seats never move ratings."""
+def human_placings(
+    game: GameRecord, results: Sequence[ResultRow], turns: Mapping[int, tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """(user, rank) of the humans the game rates (:func:`bot.ratings.rated_placings`):
+    bot seats never move ratings, nor humans who played under a quarter of their
+    seat's turns. ``turns``: per seat, (turns ended by the player, all its turns)."""
     humans = {s.seat: s.user_id for s in game.seats if not s.is_bot and s.user_id is not None}
-    return [(humans[r.seat], r.rank) for r in results if r.seat in humans]
+    return rated_placings(
+        Seated(humans[r.seat], r.rank, *turns.get(r.seat, (0, 0)))
+        for r in results
+        if r.seat in humans
+    )
+
+
+def seat_turns(rows: Iterable[_Row]) -> dict[int, tuple[int, int]]:
+    """Per seat, (own_turns, turns) from rows of the seat-turns query."""
+    return {int(r["seat"]): (int(r["own_turns"]), int(r["turns"])) for r in rows}
 
 
 def rated_games(rows: Iterable[_Row]) -> list[tuple[int, str, list[tuple[int, int]]]]:
-    """(guild, kind, placings) per game, from rows of the games' human placings in
-    the order the games finished (what a ratings rebuild folds over)."""
-    games: dict[int, tuple[int, str, list[tuple[int, int]]]] = {}
+    """(guild, kind, placings) per game, from rows of the games' human placings and
+    turns in the order the games finished (what a ratings rebuild folds over)."""
+    games: dict[int, tuple[int, str, list[Seated]]] = {}
     for r in rows:
         game = games.setdefault(int(r["game_id"]), (r["guild_id"], r["kind"], []))
-        game[2].append((int(r["user_id"]), int(r["rank"])))
-    return list(games.values())
+        game[2].append(
+            Seated(int(r["user_id"]), int(r["rank"]), int(r["own_turns"]), int(r["turns"]))
+        )
+    return [(guild, kind, rated_placings(humans)) for guild, kind, humans in games.values()]
 
 
 def rated_count(games: Iterable[tuple[int, str, list[tuple[int, int]]]]) -> int:

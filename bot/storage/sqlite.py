@@ -91,6 +91,7 @@ from .common import (
     resign_columns,
     restarted_clock,
     result_row,
+    seat_turns,
     seats_in_order,
     seats_without_bot,
     seats_without_user,
@@ -433,7 +434,8 @@ class SqliteStorage:
             "INSERT INTO results (game_id, seat, score, rank, won) VALUES (?, ?, ?, ?, ?)",
             [(game.id, r.seat, r.score, r.rank, int(r.won)) for r in results],
         )
-        await self._rate(conn, game.guild_id, game.kind, human_placings(game, results))
+        turns = seat_turns(await self._all(conn, _SEAT_TURNS_SQL, (game.id,)))
+        await self._rate(conn, game.guild_id, game.kind, human_placings(game, results, turns))
 
     async def _rate(
         self,
@@ -1139,15 +1141,35 @@ ORDER BY games DESC, p.kind
 """
 )
 
-# Every finished game's human placings, oldest game first: what ratings fold over.
-_RATED_RESULTS_SQL = """
-SELECT g.id AS game_id, g.guild_id, g.kind, s.user_id, r.rank
+# Per seat of one game: its turns (the rows that end one, neither undone nor
+# undos) and how many of them the player ended himself (not by_ai). A human
+# who played under a quarter of them is not rated (bot.ratings.rated_placings).
+_TURNS_SELECT = """
+SELECT m.game_id, m.seat, COUNT(*) AS turns,
+       SUM(CASE WHEN m.by_ai THEN 0 ELSE 1 END) AS own_turns
+FROM moves m
+WHERE {where} AND m.ends_turn AND m.undoes IS NULL
+  AND NOT EXISTS (SELECT 1 FROM undone u WHERE u.game_id = m.game_id AND u.ply = m.ply)
+GROUP BY m.game_id, m.seat
+"""
+_SEAT_TURNS_SQL = _TURNS_SELECT.format(where="m.game_id = ?")
+
+# Every finished game's human placings and turns, oldest game first: what
+# ratings fold over.
+_RATED_RESULTS_SQL = (
+    "WITH turns AS ("
+    + _TURNS_SELECT.format(where="m.game_id IN (SELECT id FROM games WHERE status = 'finished')")
+    + """)
+SELECT g.id AS game_id, g.guild_id, g.kind, s.user_id, r.rank,
+       COALESCE(t.own_turns, 0) AS own_turns, COALESCE(t.turns, 0) AS turns
 FROM games g
 JOIN results r ON r.game_id = g.id
 JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
+LEFT JOIN turns t ON t.game_id = r.game_id AND t.seat = r.seat
 WHERE g.status = 'finished' AND s.is_bot = 0 AND s.user_id IS NOT NULL
 ORDER BY g.finished_at, g.id, r.seat
 """
+)
 
 
 # The game was shown publicly at a version (bound three times): the post owed up
