@@ -25,8 +25,8 @@ from cogs.replies import (
     board_link,
     describe,
     game_message,
+    post_answer,
     post_to_channel,
-    send_followup,
     title,
     turn_lines,
 )
@@ -89,10 +89,11 @@ async def publish(
         # Seats acting at once: another move may have landed meanwhile; show the newest board.
         now = await service.get(ai.after.id) or ai.after
         message = await game_message(now, lines, locale, view=turn_view(now))
-        posted = await send_followup(interaction, message)
+        channel = interaction.client.get_partial_messageable(now.record.channel_id)
+        posted = await post_answer(interaction, channel, message)
         await after_post(interaction.client, service, now, posted)
         if ai.ended:
-            await send_final_chart(interaction.followup.send, service, now, locale)
+            await send_final_chart(channel.send, service, now, locale)
     except Exception:
         # The move is already saved: say so publicly (the followup of a public
         # defer is public anyway) rather than leave "thinking…" forever.

@@ -1,10 +1,11 @@
 """Public game messages: what happened, the board, who is next — for every game.
 
 Built only from the engine's events, decisions and outcome (never from raw
-state), in the reader's language. Used for moves (interaction followups) and
-for messages the bot posts on its own later (AI turns after a restart,
-reminders), which go through the channel because an interaction token dies
-after 15 minutes.
+state), in the reader's language. Every public game post is a new message
+in the game's channel, for a move as for what the bot posts on its own
+later (AI turns after a restart, reminders): Discord notifies the people a
+message mentions only when it is created, never when it is edited, so a
+"thinking…" placeholder filled in with the turn would ping nobody.
 """
 
 from __future__ import annotations
@@ -233,19 +234,24 @@ def _send_kwargs(message: GameMessage) -> dict[str, object]:
     return kwargs
 
 
-async def send_followup(
-    interaction: discord.Interaction, message: GameMessage
-) -> discord.WebhookMessage:
-    sent: discord.WebhookMessage = await interaction.followup.send(
-        wait=True,
-        **_send_kwargs(message),  # type: ignore[call-overload]
-    )
-    return sent
+async def post_answer(
+    interaction: discord.Interaction, channel: discord.abc.Messageable, message: GameMessage
+) -> discord.Message:
+    """The public answer to an interaction deferred with "thinking…": a new
+    message in ``channel``, so whoever it names is notified (filling the
+    placeholder in is an edit, which notifies nobody), then the placeholder
+    goes. A placeholder that cannot be deleted is only logged: the post is made."""
+    posted = await post_to_channel(channel, message)
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as error:
+        log.info("The placeholder of interaction %s stays (%s)", interaction.id, error.status)
+    return posted
 
 
 async def post_to_channel(
     channel: discord.abc.Messageable, message: GameMessage
 ) -> discord.Message:
-    """For posts after the interaction token may have expired (AI turns, reminders)."""
+    """A new public message: its mentions notify (AI turns, reminders, answers)."""
     sent: discord.Message = await channel.send(**_send_kwargs(message))  # type: ignore[call-overload]
     return sent

@@ -23,8 +23,8 @@ from cogs.flow import after_post, post_ai_turns
 from cogs.replies import (
     board_link,
     game_message,
+    post_answer,
     post_to_channel,
-    send_followup,
     title,
 )
 
@@ -295,7 +295,8 @@ async def answer_undo(
         after = outcome.after
         await interaction.response.defer(thinking=True)
         message = await game_message(after, [undo_text(outcome)], after.lang, view=turn_view(after))
-        posted = await send_followup(interaction, message)
+        channel = interaction.client.get_partial_messageable(after.record.channel_id)
+        posted = await post_answer(interaction, channel, message)
         await after_post(interaction.client, service, outcome.after, posted)
         return
     at = outcome.asked_at

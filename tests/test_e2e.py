@@ -152,6 +152,7 @@ async def test_a_whole_game_over_discord(world: World) -> None:
     assert len([m for m in fake.messages(parent) if m.type != 18]) == 2
 
     mover = next_player(world, started)
+    assert mover in started.notified
     turns = 0
     message = started
     restarted = checked_bad_input = False
@@ -175,6 +176,9 @@ async def test_a_whole_game_over_discord(world: World) -> None:
         board_png(message)
         turns += 1
         mover = next_player(world, message)
+        # Discord notifies whom a message names only when it is created: the
+        # turn is a new post, not the "thinking…" placeholder edited.
+        assert mover is None or mover in message.notified, message.content
         if mover is not None and mover is alice:
             # Alice's English moves never switch the game's language.
             assert "➡️" in message.content and (

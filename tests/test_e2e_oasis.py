@@ -94,7 +94,7 @@ def quick_buttons(message: Any) -> list[str]:
 async def private_news(it: Any) -> str:
     """What the move's author was told privately: the private answer of a step,
     or the private followup of a public turn."""
-    texts = [it.message.content] if it.ephemeral else []
+    texts = [it.answer.content] if it.ephemeral else []
     if not it.ephemeral:
         with contextlib.suppress(AssertionError):
             texts += [m.content for m in await it.wait_followups(1, timeout=3) if m.ephemeral]
@@ -144,7 +144,7 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
     posted = len(fake.messages(world.channel))
     stopped = await move(world, alice, "stop")
     assert not stopped.ephemeral and len(fake.messages(world.channel)) == posted + 1
-    assert "turns up" in stopped.message.content  # the whole offer in one post
+    assert "turns up" in stopped.answer.content  # the whole offer in one post
 
     # The other offers: the humans stop with the button (the bot plays by itself).
     state, _ = stored(world)
@@ -186,7 +186,7 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
     rest = await move(world, alice, choices[0]["value"])
     if not any(stored(world)[0].pending):
         assert not rest.ephemeral and len(fake.messages(world.channel)) == posted + 1
-        assert "takes the offer of" in rest.message.content
+        assert "takes the offer of" in rest.answer.content
 
     hand = await fake.slash(alice, world.channel, "game hand")
     shown = await hand.final(timeout=20)

@@ -284,7 +284,7 @@ async def open_game(
         its.append(await public(fake, player, thread, "game join"))
     started = await public(fake, creator, thread, "game start", first=str(first))
     its.append(started)
-    return thread, await db.game_in(thread), started.message, its
+    return thread, await db.game_in(thread), started.answer, its
 
 
 async def thread_opened_in(fake: FakeDiscord, starter: Any) -> Any:
@@ -399,15 +399,15 @@ async def race_a_turn(w: Rolling, thread: Any, game_id: int, user: Any, *, held:
         assert it.ack_latency is not None and it.ack_latency < 3, it.ack_latency
     landed = [it for it in its if not it.ephemeral]
     refused = [it for it in its if it.ephemeral]
-    assert len(landed) == 1 and len(refused) == 1, [it.message.content for it in its]
-    text = refused[0].message.content
+    assert len(landed) == 1 and len(refused) == 1, [it.answer.content for it in its]
+    text = refused[0].answer.content
     assert (STALE in text) if held else (STALE in text or NOT_YOUR_TURN in text), text
     # Once in the database: one version, one row in the move log.
     assert (await db.game(game_id))["version"] == version + 1
     new = (await db.moves(game_id))[len(moves) :]
     assert [(m["seat"], m["notation"], m["version"]) for m in new] == [(seat, command, version + 1)]
     # Once in the thread: the winner's turn post, nothing else.
-    assert [m.id for m in posts_after(fake, thread, last)] == [landed[0].message.id]
+    assert [m.id for m in posts_after(fake, thread, last)] == [landed[0].answer.id]
 
 
 async def test_a_move_sent_through_both_processes_lands_once(rolling: Rolling) -> None:
@@ -423,7 +423,7 @@ async def test_a_move_sent_through_both_processes_lands_once(rolling: Rolling) -
         await race_a_turn(w, thread, game_id, w.bob, held=True)
         # And the game goes on normally.
         played = await play_turn(w.fake, w.db, thread, game_id, w.alice)
-        assert f"<@{w.bob.id}>" in played.message.content
+        assert f"<@{w.bob.id}>" in played.answer.content
         assert_clean(*w.bots)
 
 
@@ -596,7 +596,7 @@ async def test_two_shards_each_process_serves_its_own_guild(
                 )
                 played = await play_turn(fake, db, thread, game_id, alice)  # Bob to move
                 its.append(played)
-                post = played.message
+                post = played.answer
                 assert {it.session_id for it in its} == {owner[(n, 2)].id}
                 noted = functools.partial(board_post_is, db, game_id, post.id)
                 await until(noted, what="the turn post's id to be noted")

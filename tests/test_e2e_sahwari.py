@@ -308,8 +308,8 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
     face = state.table.token(spied)
     assert face is not None and face.startswith("B")
     it = await move(world, alice, text)
-    assert not it.ephemeral, it.message.content
-    assert f"spies on {spied}" in it.message.content
+    assert not it.ephemeral, it.answer.content
+    assert f"spies on {spied}" in it.answer.content
     news = await private_news(it)
     assert f"{spied} is {face}" in news, news
     assert face not in public_text(world)
@@ -386,7 +386,7 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
             attacked = attack_to_show = True
             assert clans.counts(stored(world)[0].clans[BOB]).cubes == cubes - 1
         if attack_to_show and not it.ephemeral:  # the end of Alice's turn: its post
-            content = it.message.content
+            content = it.answer.content
             assert "spends an attack token" in content, content
             assert f"attacks {camel_of(BOB)}" in content, content
             attack_to_show = False

@@ -65,6 +65,9 @@ class InteractionRecord:
     followups: list[Message] = field(default_factory=list)
     rejected: list[ApiError] = field(default_factory=list)
     source_edits_at_ack: int = 0
+    # A deferred placeholder the bot deleted: its newest post in the channel then,
+    # the answer it made instead (an edit would have notified nobody).
+    answered_by: Message | None = None
     changed: Signal = field(default_factory=Signal)
 
     @property
@@ -151,6 +154,16 @@ class FakeInteraction:
         return None if m is None or m.deleted else m
 
     @property
+    def answer(self) -> Message | None:
+        """What the user sees as the answer: @original, or, when the bot deleted its
+        deferred "thinking…" placeholder and posted in the channel instead, that post."""
+        original, response = self.record.original, self.record.response
+        deferred = response is not None and response.type == DEFERRED_CHANNEL_MESSAGE
+        if original is not None and original.deleted and deferred:
+            return self.record.answered_by
+        return self.message
+
+    @property
     def followups(self) -> list[Message]:
         return [m for m in self.record.followups if not m.deleted]
 
@@ -175,8 +188,10 @@ class FakeInteraction:
         return r.data if r is not None and r.type == MODAL else None
 
     async def final(self, timeout: float = 10.0) -> Message:
-        """The visible end result: type 4 -> the message; 5 -> @original after the bot edited it;
-        6 -> the clicked message after its edit; 7 -> the updated message.
+        """The visible end result: type 4 -> the message; 5 -> @original after the bot edited it,
+        or, when the bot deleted that placeholder, what it had just posted in the channel (its
+        newest message there at the deletion); 6 -> the clicked message after its edit;
+        7 -> the updated message.
         Raises AssertionError as soon as the fake refuses one of the bot's edits/followups."""
         loop = asyncio.get_running_loop()
         start = loop.time()
@@ -192,7 +207,9 @@ class FakeInteraction:
             if callback.type in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
                 return msg
             if callback.type == DEFERRED_CHANNEL_MESSAGE:
-                return msg if msg is not None and not msg.loading and not msg.deleted else None
+                if msg is not None and msg.deleted:
+                    return record.answered_by
+                return msg if msg is not None and not msg.loading else None
             if callback.type == DEFERRED_UPDATE_MESSAGE:
                 src = record.source
                 return src if src is not None and src.edits > record.source_edits_at_ack else None

@@ -71,6 +71,7 @@ class MessageFactory:
         ephemeral = bool(message.flags & MESSAGE_FLAG_EPHEMERAL)
         message.attachments = self._attachments(channel, payload, files, [], ephemeral)
         self._apply_content(message, payload)
+        message.notified = list(message.mentions)
         if payload.get("message_reference"):
             message.message_reference = dict(payload["message_reference"])
             message.message_reference.setdefault("channel_id", str(channel.id))

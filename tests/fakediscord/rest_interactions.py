@@ -251,8 +251,10 @@ class _Handlers:
         errors.raise_if_any()
         check_file_sizes([len(f.data) for f in body.files], ATTACHMENT_LIMIT)
         original = record.original
-        if response.type == DEFERRED_CHANNEL_MESSAGE and original is not None and original.loading:
-            # Discord: the first followup after a deferred response edits the "thinking" message.
+        deferred = response.type == DEFERRED_CHANNEL_MESSAGE
+        if deferred and original is not None and original.loading and not original.deleted:
+            # Discord: the first followup after a deferred response edits the "thinking"
+            # message; once the bot deleted that placeholder, a followup is a new message.
             self.fake.messages_factory.edit(original, payload, body.files)
             message = original
             await self.fake.message_updated(message)
@@ -292,6 +294,11 @@ class _Handlers:
     async def delete_message(self, request: web.Request) -> web.Response:
         record = self._record(request)
         message = self._target(request, record)
+        if message is record.original and message.loading:
+            # A placeholder taken down: the bot's answer is what it just posted there.
+            posts = self.fake.world.channel_messages(record.channel.id)
+            mine = [m for m in posts if m.author.id == self.fake.bot_user.id and m.id > record.id]
+            record.answered_by = mine[-1] if mine else None
         await self.fake.message_deleted(message)
         record.changed.notify()
         return no_content()

@@ -161,6 +161,10 @@ class Message:
     timestamp: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
     edited_timestamp: dt.datetime | None = None
     mentions: list[User] = field(default_factory=list)
+    # Who Discord notified: the users mentioned when the message was created. An
+    # edit changes ``mentions`` (the highlight) but notifies nobody, so a
+    # "thinking…" placeholder filled in later pings no one.
+    notified: list[User] = field(default_factory=list)
     mention_roles: list[int] = field(default_factory=list)
     mention_everyone: bool = False
     webhook_id: int | None = None
