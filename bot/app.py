@@ -22,8 +22,8 @@ from bot import i18n, registry
 from bot.config import Config, shards_of
 from bot.cpu import CpuPool
 from bot.errors import refusal
-from bot.service import GameService, Limits
-from bot.storage import REPLY_HOOK, ReplyHook, Storage, open_storage
+from bot.service import REPLY_HOOK, GameService, Limits
+from bot.storage import ReplyHook, Storage, open_storage
 from bot.translator import CommandTranslator
 
 log = logging.getLogger(__name__)

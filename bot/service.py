@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import AsyncIterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -32,7 +33,7 @@ from bot.session import (
     seating,
 )
 from bot.storage import ChannelBusy as StorageChannelBusy
-from bot.storage import GameRecord, MoveRecord, Shards, StaleVersion, Storage
+from bot.storage import GameRecord, MoveRecord, ReplyHook, Shards, StaleVersion, Storage
 from bot.undoing import Undoing, vote_hours
 from games.core import (
     Event,
@@ -53,6 +54,12 @@ MAX_NOTATION = 200  # longer text is never a move; refuse before parsing
 RECHECKS = 5  # a move re-checked after other seats moved first, at most this often
 PAGE = 100  # games read at a time by background jobs
 HALF_COURSE = 0.5  # a game cut short by resignations counts from this progress on
+
+# The interaction the current task answers, set by the Discord layer before it
+# handles one (bot.app.prepare_interaction): a turn-ending write notes it with
+# the post it owes, so a late post can replace its "thinking…" (cogs/announce.py).
+# AI moves played in the same task belong to the same answer.
+REPLY_HOOK: ContextVar[ReplyHook | None] = ContextVar("reply_hook", default=None)
 
 
 @dataclass(frozen=True)
@@ -326,7 +333,13 @@ class GameService:
         order = seating(record.seed, count, first)
         state = session.engine.new(count, record.seed, record.options)
         record = await self._guard(
-            self.storage.start_game(record.id, record.version, order, session.engine.dump(state))
+            self.storage.start_game(
+                record.id,
+                record.version,
+                order,
+                session.engine.dump(state),
+                reply_hook=REPLY_HOOK.get(),
+            )
         )
         return MoveReport(session, self._session(record), ())
 
@@ -615,6 +628,7 @@ class GameService:
             ends_turn=ends_turn,
             results=results,
             by_ai=by_ai,
+            reply_hook=REPLY_HOOK.get(),
         )
         return Session(record, session.spec, step.state)
 

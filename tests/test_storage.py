@@ -28,7 +28,6 @@ from hypothesis import strategies as st
 
 from bot.storage import (
     ANNOUNCE_GRACE,
-    REPLY_HOOK,
     AlreadySeated,
     ChannelBusy,
     GameRecord,
@@ -1575,16 +1574,12 @@ async def test_a_turn_owes_a_post_until_one_shows_it(store: Storage) -> None:
 async def test_the_interaction_being_answered_is_noted_with_the_post_it_owes(
     store: Storage,
 ) -> None:
-    """The hook in the current context is stored with the post owed; a turn saved
-    with none (an AI turn in the background) keeps the placeholder still waiting;
-    a post clears it. The token never shows in a repr."""
+    """The hook given is stored with the post owed; a turn saved with none (an AI
+    turn in the background) keeps the placeholder still waiting; a post clears
+    it. The token never shows in a repr."""
     g = await new_active(store)
     assert await store.unannounced(from_now(GRACE + 1)) == [Unannounced(g, None)]
-    token = REPLY_HOOK.set(HOOK)
-    try:
-        g = await store.record_move(g.id, g.version, 0, "a1", {})
-    finally:
-        REPLY_HOOK.reset(token)
+    g = await store.record_move(g.id, g.version, 0, "a1", {}, reply_hook=HOOK)
     g = await store.record_move(g.id, g.version, 1, "b1", {}, by_ai=True)  # no hook here
     assert await store.unannounced(from_now(GRACE + 1)) == [Unannounced(g, HOOK)]
     assert "secret" not in repr(await store.unannounced(from_now(GRACE + 1)))

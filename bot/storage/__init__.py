@@ -25,7 +25,6 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from .base import (
     OPEN_STATUSES,
-    REPLY_HOOK,
     STATUSES,
     AlreadySeated,
     ChannelBusy,
@@ -67,7 +66,6 @@ __all__ = [
     "ANNOUNCE_GRACE",
     "DEFAULT_DATABASE_URL",
     "OPEN_STATUSES",
-    "REPLY_HOOK",
     "STATUSES",
     "AlreadySeated",
     "ChannelBusy",

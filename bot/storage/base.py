@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Mapping, Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Final, Literal, Protocol, Self, TypeGuard
@@ -135,11 +134,6 @@ class ReplyHook:
         if len(parts) != 4 or parts[:2] != ["", "webhooks"] or not parts[2].isdigit():
             return None
         return cls(int(parts[2]), parts[3]) if parts[3] else None
-
-
-# The interaction the current task answers (set by the bot before it handles one):
-# a turn-ending write notes it with the turn post it owes (see Storage.record_move).
-REPLY_HOOK: ContextVar[ReplyHook | None] = ContextVar("reply_hook", default=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -449,7 +443,13 @@ class Storage(Protocol):
         ...
 
     async def start_game(
-        self, game_id: int, version: int, seat_order: Sequence[int], state: dict[str, Any]
+        self,
+        game_id: int,
+        version: int,
+        seat_order: Sequence[int],
+        state: dict[str, Any],
+        *,
+        reply_hook: ReplyHook | None = None,
     ) -> GameRecord:
         """lobby -> active; new seat i is old seat ``seat_order[i]``. Like a
         turn-ending move, it owes a public post (see :meth:`record_move`)."""
@@ -467,6 +467,7 @@ class Storage(Protocol):
         ends_turn: bool = True,
         results: Sequence[ResultRow] | None = None,
         by_ai: bool = False,
+        reply_hook: ReplyHook | None = None,
     ) -> GameRecord:
         """One transaction: new state, version+1, next move-log row (with its
         events); with ``results`` the game also finishes (see :meth:`finish_game`).
@@ -474,8 +475,8 @@ class Storage(Protocol):
         A move that ends a turn (or the game) also notes, in the same UPDATE, the
         public post it owes: ``announce_version`` = the new version, due from
         ``ANNOUNCE_GRACE`` on (when another process may post it, see
-        :meth:`unannounced`), and the interaction being answered
-        (:data:`REPLY_HOOK` in the current context), if any."""
+        :meth:`unannounced`), and ``reply_hook``, the interaction being answered
+        (a later post may replace its placeholder), if any."""
         ...
 
     async def turn_moves(self, game_id: int) -> list[MoveRecord]:

@@ -19,7 +19,6 @@ from typing import Any, Protocol
 from bot.ratings import Seated, rated_placings
 
 from .base import (
-    REPLY_HOOK,
     AlreadySeated,
     GameRecord,
     GameStatus,
@@ -73,7 +72,7 @@ def restarted_clock(clock_hours: float) -> dict[str, Any]:
     }
 
 
-def announce_columns(version: int) -> dict[str, Any]:
+def announce_columns(version: int, hook: ReplyHook | None) -> dict[str, Any]:
     """What a write that ends a turn (or starts the game) notes: the post it owes
     (the game at ``version``), when another process may make it, and the
     interaction whose placeholder that post fills, if one is being answered (left
@@ -83,7 +82,6 @@ def announce_columns(version: int) -> dict[str, Any]:
         "announce_version": version,
         "announce_due": due.isoformat(timespec="microseconds"),
     }
-    hook = REPLY_HOOK.get()
     if hook is not None:
         columns["announce_hook"] = hook.path
     return columns

@@ -66,6 +66,7 @@ from .base import (
     NotInLobby,
     PlayedGame,
     RatingRow,
+    ReplyHook,
     ResultRow,
     SeatRecord,
     Shards,
@@ -614,13 +615,19 @@ class PostgresStorage:
             return await self._load(conn, game_id)
 
     async def start_game(
-        self, game_id: int, version: int, seat_order: Sequence[int], state: dict[str, Any]
+        self,
+        game_id: int,
+        version: int,
+        seat_order: Sequence[int],
+        state: dict[str, Any],
+        *,
+        reply_hook: ReplyHook | None = None,
     ) -> GameRecord:
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("lobby",), NotInLobby)
             await self._replace_seats(conn, game_id, seats_in_order(game, seat_order))
             clock = restarted_clock(game.clock_hours)
-            owed = announce_columns(version + 1)  # the start's post
+            owed = announce_columns(version + 1, reply_hook)  # the start's post
             await self._bump(
                 conn, game_id, version, status="active", state=dump_json(state), **clock, **owed
             )
@@ -646,13 +653,14 @@ class PostgresStorage:
         ends_turn: bool = True,
         results: Sequence[ResultRow] | None = None,
         by_ai: bool = False,
+        reply_hook: ReplyHook | None = None,
     ) -> GameRecord:
         log = dump_json_list(events)
         async with self._write() as conn:
             game = await self._guard(conn, game_id, version, ("active",), NotActive)
             columns = move_columns(game, seat, state, results)
             if ends_turn or results is not None:
-                columns.update(announce_columns(version + 1))
+                columns.update(announce_columns(version + 1, reply_hook))
             if results is not None:
                 await self._lock_ratings(conn, game.guild_id, game.kind)
             now = await self._bump(conn, game_id, version, ended=results is not None, **columns)
