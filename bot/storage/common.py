@@ -428,3 +428,39 @@ def vacation_record(r: _Row) -> Vacation:
 
 def rating_row(r: _Row) -> RatingRow:
     return RatingRow(int(r["guild_id"]), r["kind"], int(r["user_id"]), r["mu"], r["sigma"])
+
+
+# Per seat of a game: its turns (the rows that end one, neither undone nor
+# undos) and how many of them the player ended himself (not by_ai). A human
+# who played under a quarter of them is not rated (bot.ratings.rated_placings).
+_TURNS_SELECT = """
+SELECT m.game_id, m.seat, COUNT(*) AS turns,
+       SUM(CASE WHEN m.by_ai THEN 0 ELSE 1 END) AS own_turns
+FROM moves m
+WHERE {where} AND m.ends_turn AND m.undoes IS NULL
+  AND NOT EXISTS (SELECT 1 FROM undone u WHERE u.game_id = m.game_id AND u.ply = m.ply)
+GROUP BY m.game_id, m.seat
+"""
+
+
+def seat_turns_sql(placeholder: str) -> str:
+    """The turns of each seat of the game bound to ``placeholder`` (``?``, ``$1``)."""
+    return _TURNS_SELECT.format(where=f"m.game_id = {placeholder}")
+
+
+# Every finished game's human placings and turns, oldest game first: what
+# ratings fold over. The same text for both backends.
+RATED_RESULTS_SQL = (
+    "WITH turns AS ("
+    + _TURNS_SELECT.format(where="m.game_id IN (SELECT id FROM games WHERE status = 'finished')")
+    + """)
+SELECT g.id AS game_id, g.guild_id, g.kind, s.user_id, r.rank,
+       COALESCE(t.own_turns, 0) AS own_turns, COALESCE(t.turns, 0) AS turns
+FROM games g
+JOIN results r ON r.game_id = g.id
+JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
+LEFT JOIN turns t ON t.game_id = r.game_id AND t.seat = r.seat
+WHERE g.status = 'finished' AND NOT s.is_bot AND s.user_id IS NOT NULL
+ORDER BY g.finished_at, g.id, r.seat
+"""
+)

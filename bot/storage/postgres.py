@@ -80,6 +80,7 @@ from .base import (
     WrongStatus,
 )
 from .common import (
+    RATED_RESULTS_SQL,
     announce_columns,
     check_human_seat,
     check_lease,
@@ -106,6 +107,7 @@ from .common import (
     restarted_clock,
     result_row,
     seat_turns,
+    seat_turns_sql,
     seats_in_order,
     seats_without_bot,
     seats_without_user,
@@ -1080,7 +1082,7 @@ class PostgresStorage:
             # table) and are then folded in on top of the rebuilt ratings.
             await conn.execute("LOCK TABLE ratings IN EXCLUSIVE MODE")
             await conn.execute("DELETE FROM ratings")
-            rows = await conn.fetch(_RATED_RESULTS_SQL)
+            rows = await conn.fetch(RATED_RESULTS_SQL)
             games = rated_games(rows)  # in the order the games finished
             for guild_id, kind, placings in games:
                 await self._rate(conn, guild_id, kind, placings)
@@ -1159,33 +1161,10 @@ ORDER BY games DESC, p.kind
 """
 )
 
-# As in SQLite: per seat of a game, its turns and those the player ended himself.
-_TURNS_SELECT = """
-SELECT m.game_id, m.seat, COUNT(*) AS turns,
-       SUM(CASE WHEN m.by_ai THEN 0 ELSE 1 END) AS own_turns
-FROM moves m
-WHERE {where} AND m.ends_turn AND m.undoes IS NULL
-  AND NOT EXISTS (SELECT 1 FROM undone u WHERE u.game_id = m.game_id AND u.ply = m.ply)
-GROUP BY m.game_id, m.seat
-"""
-_SEAT_TURNS_SQL = _TURNS_SELECT.format(where="m.game_id = $1")
-
-_RATED_RESULTS_SQL = (
-    "WITH turns AS ("
-    + _TURNS_SELECT.format(where="m.game_id IN (SELECT id FROM games WHERE status = 'finished')")
-    + """)
-SELECT g.id AS game_id, g.guild_id, g.kind, s.user_id, r.rank,
-       COALESCE(t.own_turns, 0) AS own_turns, COALESCE(t.turns, 0) AS turns
-FROM games g
-JOIN results r ON r.game_id = g.id
-JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
-LEFT JOIN turns t ON t.game_id = r.game_id AND t.seat = r.seat
-WHERE g.status = 'finished' AND NOT s.is_bot AND s.user_id IS NOT NULL
-ORDER BY g.finished_at, g.id, r.seat
-"""
-)
 
 _MOVE_COLUMNS = (
     "ply, seat, notation, created_at, version, events, ends_turn, undoes, by_ai,"
     " EXISTS (SELECT 1 FROM undone u WHERE u.game_id = m.game_id AND u.ply = m.ply) AS undone"
 )
+
+_SEAT_TURNS_SQL = seat_turns_sql("$1")

@@ -67,6 +67,7 @@ from .base import (
     WrongStatus,
 )
 from .common import (
+    RATED_RESULTS_SQL,
     announce_columns,
     check_human_seat,
     check_lease,
@@ -93,6 +94,7 @@ from .common import (
     restarted_clock,
     result_row,
     seat_turns,
+    seat_turns_sql,
     seats_in_order,
     seats_without_bot,
     seats_without_user,
@@ -1069,7 +1071,7 @@ class SqliteStorage:
     async def rebuild_ratings(self) -> int:
         async with self._write() as conn:
             await conn.execute("DELETE FROM ratings")
-            rows = await self._all(conn, _RATED_RESULTS_SQL)
+            rows = await self._all(conn, RATED_RESULTS_SQL)
             games = rated_games(rows)  # in the order the games finished
             for guild_id, kind, placings in games:
                 await self._rate(conn, guild_id, kind, placings)
@@ -1149,36 +1151,6 @@ ORDER BY games DESC, p.kind
 """
 )
 
-# Per seat of one game: its turns (the rows that end one, neither undone nor
-# undos) and how many of them the player ended himself (not by_ai). A human
-# who played under a quarter of them is not rated (bot.ratings.rated_placings).
-_TURNS_SELECT = """
-SELECT m.game_id, m.seat, COUNT(*) AS turns,
-       SUM(CASE WHEN m.by_ai THEN 0 ELSE 1 END) AS own_turns
-FROM moves m
-WHERE {where} AND m.ends_turn AND m.undoes IS NULL
-  AND NOT EXISTS (SELECT 1 FROM undone u WHERE u.game_id = m.game_id AND u.ply = m.ply)
-GROUP BY m.game_id, m.seat
-"""
-_SEAT_TURNS_SQL = _TURNS_SELECT.format(where="m.game_id = ?")
-
-# Every finished game's human placings and turns, oldest game first: what
-# ratings fold over.
-_RATED_RESULTS_SQL = (
-    "WITH turns AS ("
-    + _TURNS_SELECT.format(where="m.game_id IN (SELECT id FROM games WHERE status = 'finished')")
-    + """)
-SELECT g.id AS game_id, g.guild_id, g.kind, s.user_id, r.rank,
-       COALESCE(t.own_turns, 0) AS own_turns, COALESCE(t.turns, 0) AS turns
-FROM games g
-JOIN results r ON r.game_id = g.id
-JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
-LEFT JOIN turns t ON t.game_id = r.game_id AND t.seat = r.seat
-WHERE g.status = 'finished' AND s.is_bot = 0 AND s.user_id IS NOT NULL
-ORDER BY g.finished_at, g.id, r.seat
-"""
-)
-
 
 # The game was shown publicly at a version (bound three times): the post owed up
 # to it is no longer owed. SET expressions read the row as it was.
@@ -1203,3 +1175,5 @@ _MOVE_COLUMNS = (
     "ply, seat, notation, created_at, version, events, ends_turn, undoes, by_ai,"
     " EXISTS (SELECT 1 FROM undone u WHERE u.game_id = m.game_id AND u.ply = m.ply) AS undone"
 )
+
+_SEAT_TURNS_SQL = seat_turns_sql("?")
