@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image
 
+from games.desert import GAME as DESERT
 from tests.fakediscord import FakeDiscord, Session
 from tests.pg import die_with_parent
 
@@ -217,3 +218,16 @@ async def thread_opened(world: World, starter: Any, timeout: float = 20) -> Any:
         assert asyncio.get_running_loop().time() < deadline, "no thread was opened"
         await asyncio.sleep(0.05)
     return thread
+
+
+def first_moves_command(state: Any, seat: int) -> str:
+    """A whole Through the Desert turn for ``seat`` as one command: its first
+    legal move, again and again, until the turn (or the game) ends."""
+    placed = []
+    while True:
+        move = DESERT.legal_moves(state, seat)[0]
+        step = DESERT.play(state, seat, move)
+        placed.append(DESERT.format_move(move))
+        state = step.state
+        if step.ends_turn or DESERT.outcome(state) is not None:
+            return DESERT.separator.join(placed)

@@ -25,7 +25,14 @@ from typing import Any
 import pytest
 
 from games.desert import GAME
-from tests.e2e import World, next_player, open_world, public, thread_opened
+from tests.e2e import (
+    World,
+    first_moves_command,
+    next_player,
+    open_world,
+    public,
+    thread_opened,
+)
 
 CHECK_SECONDS = 0.5
 ENV = {"CLOCK_CHECK_SECONDS": str(CHECK_SECONDS), "CPU_WORKERS": "0"}
@@ -73,14 +80,7 @@ def whole_turn(world: World, user: Any) -> str:
             "SELECT seat FROM seats WHERE game_id = ? AND user_id = ?", (row["id"], user.id)
         ).fetchone()
     assert GAME.to_act(state) == (seat,), f"not {user.username}'s turn"
-    placed = []
-    while True:
-        move = GAME.legal_moves(state, seat)[0]
-        step = GAME.play(state, seat, move)
-        placed.append(GAME.format_move(move))
-        state = step.state
-        if step.ends_turn or GAME.outcome(state) is not None:
-            return GAME.separator.join(placed)
+    return first_moves_command(state, seat)
 
 
 async def test_a_move_saved_before_a_crash_is_posted_once_after_the_restart(world: World) -> None:

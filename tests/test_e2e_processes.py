@@ -43,7 +43,7 @@ import pytest_asyncio
 
 from bot.storage import open_storage
 from games.desert import GAME
-from tests.e2e import BotProcess, start_together
+from tests.e2e import BotProcess, first_moves_command, start_together
 from tests.fakediscord import FakeDiscord, Session
 from tests.pg import PgServer
 
@@ -299,14 +299,7 @@ async def command_for(db: Db, game_id: int, user: Any) -> str:
     state = await db.state(game_id)
     seat = await db.seat_of(game_id, user)
     assert GAME.to_act(state) == (seat,), f"not {user.username}'s turn"
-    placed = []
-    while True:
-        move = GAME.legal_moves(state, seat)[0]
-        step = GAME.play(state, seat, move)
-        placed.append(GAME.format_move(move))
-        state = step.state
-        if step.ends_turn or GAME.outcome(state) is not None:
-            return GAME.separator.join(placed)
+    return first_moves_command(state, seat)
 
 
 async def play_turn(fake: FakeDiscord, db: Db, thread: Any, game_id: int, user: Any) -> Any:
