@@ -197,7 +197,7 @@ def seen_by(events: tuple[Event, ...], seat: int) -> tuple[Event, ...]:
     return tuple(e for e in events if e.to in (None, seat))
 
 
-TWINS = 4  # worlds the mover cannot tell apart, for each step
+TWINS = 2  # worlds the mover cannot tell apart, for each step
 
 
 def outcome_for(engine: Any, step: Any, seat: int) -> tuple[Any, ...]:
@@ -286,7 +286,7 @@ def test_progress_runs_from_the_start_to_the_end_and_is_public(key: str, players
             assert engine.progress(twin) == engine.progress(ply.before)
 
 
-SUGGESTED_STATES = 12  # states of a game where suggestions are compared
+SUGGESTED_STATES = 10  # states of a game where suggestions are compared
 FIRST_MOVES, SECOND_MOVES = 5, 3  # typed prefixes tried per state
 
 
@@ -338,9 +338,9 @@ def test_suggestions_never_depend_on_what_the_seat_cannot_see(key: str, players:
         for seat in engine.to_act(ply.before):
             typed = typed_prefixes(engine, ply.before, seat)
             expected = suggestions_for(spec, ply.before, seat, typed, number)
-            for k in range(2):
-                twin = engine.resample(ply.before, seat, seed=number * 2 + k + 1)
-                assert suggestions_for(spec, twin, seat, typed, number) == expected, number
+            # One twin is enough: a leak shows on almost any other world.
+            twin = engine.resample(ply.before, seat, seed=number + 1)
+            assert suggestions_for(spec, twin, seat, typed, number) == expected, number
 
 
 @pytest.mark.parametrize("key", sorted(SPECS))
