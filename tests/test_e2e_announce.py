@@ -125,6 +125,7 @@ async def test_a_move_saved_before_a_crash_is_posted_once_after_the_restart(worl
     assert [m.id for m in fake.messages(thread) if m.id > before.id] == [post.id]
     assert "**bob**:" in post.content, post.content  # Bob's turn, told in the game's English
     assert next_player(world, post) is alice and "board.png" in post.files
+    assert alice in post.notified  # a new message: Discord notifies her
     assert not placeholder.loading
     assert placeholder.content.endswith(f"/{thread.id}/{post.id}"), placeholder.content
     dm = fake.messages(fake.dm_channel(alice))[dms:]
