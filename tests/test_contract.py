@@ -10,6 +10,7 @@ twins), bots deciding from their seat's view, autocomplete, and rendering.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 from typing import Any
@@ -45,9 +46,11 @@ def options_for(spec: GameSpec, seed: int) -> dict[str, str]:
     return {o.name: o.choices[seed % len(o.choices)] for o in spec.engine.options}
 
 
-def game(key: str, players: int, seed: int) -> list[Ply]:
+@functools.cache
+def game(key: str, players: int, seed: int) -> tuple[Ply, ...]:
+    """A seeded whole game, played once for the whole suite (plies are immutable)."""
     spec = SPECS[key]
-    return list(playout(spec, players, seed, options_for(spec, seed)))
+    return tuple(playout(spec, players, seed, options_for(spec, seed)))
 
 
 def test_the_test_game_is_registered_like_the_real_ones() -> None:
@@ -286,7 +289,7 @@ def test_progress_runs_from_the_start_to_the_end_and_is_public(key: str, players
             assert engine.progress(twin) == engine.progress(ply.before)
 
 
-SUGGESTED_STATES = 10  # states of a game where suggestions are compared
+SUGGESTED_STATES = 7  # states of a game where suggestions are compared
 FIRST_MOVES, SECOND_MOVES = 5, 3  # typed prefixes tried per state
 
 
