@@ -31,7 +31,7 @@ from bot.session import Session
 from bot.storage import open_storage
 from cogs.play import game_cog_class
 from cogs.suggest import move_choices
-from games.core import GameSpec, bot_move
+from games.contract import GameSpec, bot_move
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Alice", "Bob", "Chloé", "Driss", "Émile"]

@@ -21,7 +21,8 @@ from bot.service import GameService, Limits
 from bot.storage import open_storage
 from bot.undo import judge
 from cogs.play import game_cog_class
-from games.core import GameSpec, bot_move, derive_seed
+from games.contract import GameSpec, bot_move
+from games.rng import derive_seed
 from render.replay import MAX_BYTES, animate, sample_indices
 
 MAX_FRAMES = 60

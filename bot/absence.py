@@ -26,7 +26,7 @@ from bot.storage import (
     UserSettings,
     Vacation,
 )
-from games.core import Seat
+from games.contract import Seat
 
 if TYPE_CHECKING:
     from bot.service import GameService

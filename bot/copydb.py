@@ -34,7 +34,7 @@ from bot.storage import (
     sqlite_path,
 )
 from bot.storage.sqlite import MEMORY
-from games.core import GameSpec
+from games.contract import GameSpec
 
 # Every table, parents first, with the columns that identify a row. Not `leases`:
 # they name running processes, which do not move with the data (copy with the bot

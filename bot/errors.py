@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot import i18n
-from games.core import MoveError, Param
+from games.contract import MoveError
+from games.text import Param
 
 
 class UserError(Exception):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games import catalogue
-from games.core import Param, Term
+from games.text import Param, Term
 
 catalogue.add_source("bot")
 

@@ -1,6 +1,6 @@
 """The games this bot hosts.
 
-Each game declares itself once, as ``SPEC`` (a :class:`games.core.GameSpec`)
+Each game declares itself once, as ``SPEC`` (a :class:`games.contract.GameSpec`)
 in its package; this module lists the packages, one line per game, and
 everything else (the service, ``/game new`` choices, cogs, catalogues) is
 built from the specs. ``EXTRA_GAMES`` (see bot/config.py) adds packages
@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from games import catalogue
-from games.core import GameSpec
+from games.contract import GameSpec
 
 GAMES: tuple[str, ...] = ("games.desert", "games.nomadi", "games.oasis", "games.sahwari")
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Game, MoveError, Seat, Step, play_all
+from games.contract import Game, MoveError, Seat, Step, play_all
 
 
 @dataclass(frozen=True)

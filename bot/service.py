@@ -35,17 +35,8 @@ from bot.session import (
 from bot.storage import ChannelBusy as StorageChannelBusy
 from bot.storage import GameRecord, MoveRecord, ReplyHook, Shards, StaleVersion, Storage
 from bot.undoing import Undoing, vote_hours
-from games.core import (
-    Event,
-    GameSpec,
-    Outcome,
-    Seat,
-    Step,
-    bot_move,
-    derive_seed,
-    play_all,
-    resolve_options,
-)
+from games.contract import Event, GameSpec, Outcome, Seat, Step, bot_move, play_all, resolve_options
+from games.rng import derive_seed
 
 log = logging.getLogger(__name__)
 

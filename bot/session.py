@@ -14,7 +14,8 @@ from typing import Any
 from bot.errors import UserError
 from bot.names import md
 from bot.storage import GameRecord, ResultRow, SeatRecord, results_for
-from games.core import Decision, Event, GameSpec, Outcome, Rng, Seat, derive_seed
+from games.contract import Decision, Event, GameSpec, Outcome, Seat
+from games.rng import Rng, derive_seed
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Scores over a finished game, for the chart beside its final breakdown.
 
 Pure and Discord-free: the move log is replayed from the seed
-(:func:`bot.replay.replay`) and the engine's :meth:`~games.core.Game.scores`
+(:func:`bot.replay.replay`) and the engine's :meth:`~games.contract.Game.scores`
 read at the start and after every row that ends a turn. Those scores count
 hidden things as they truly are, so they are for finished games only.
 """
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from bot.replay import Row, replay
-from games.core import Game
+from games.contract import Game
 
 # The start and at most 60 turns: a long game is sampled evenly.
 MAX_POINTS = 61

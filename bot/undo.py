@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.replay import Row, play_row, states_after
-from games.core import Event, Game, MoveError, Seat, derive_seed
+from games.contract import Event, Game, MoveError, Seat
+from games.rng import derive_seed
 
 Verdict = Literal["free", "ask", "refuse"]
 

@@ -18,7 +18,7 @@ from bot.replay import Row, replay
 from bot.session import Session
 from bot.storage import MoveRecord
 from bot.undo import Judgement, judge
-from games.core import Game, Seat
+from games.contract import Game, Seat
 
 if TYPE_CHECKING:
     from bot.service import GameService

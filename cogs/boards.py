@@ -14,7 +14,7 @@ import discord
 from bot import i18n
 from bot.cpu import INLINE, CpuPool
 from bot.session import Session
-from games.core import Seat
+from games.contract import Seat
 
 
 class Renderer(Protocol):

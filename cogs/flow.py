@@ -31,7 +31,8 @@ from cogs.replies import (
     turn_lines,
 )
 from cogs.threads import post_in_parent
-from games.core import Event, Param, Seat
+from games.contract import Event, Seat
+from games.text import Param
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ from bot.translator import cmd
 from cogs.lobby import game_choices
 from cogs.replies import EMBED_COLOUR
 from cogs.visibility import Sight
-from games.core import Term
+from games.text import Term
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai

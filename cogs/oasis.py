@@ -20,8 +20,8 @@ from bot.session import Session
 from bot.translator import cmd
 from cogs.play import GameCog
 from cogs.suggest import CHOICE_LIMIT, VALUE_LIMIT
-from games.core import Term
 from games.oasis.model import OasisView, Take
+from games.text import Term
 from render.oasis import render_oasis, render_oasis_hand
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """Game options as typed at ``/game new options:`` ("short_course:on bribes:on").
 
-The engine declares its options (:class:`games.core.OptionSpec`) and checks
+The engine declares its options (:class:`games.contract.OptionSpec`) and checks
 the values; this module only reads the text, suggests completions and
 shows the chosen options in the reader's language.
 """
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from bot import i18n
 from bot.errors import UserError
-from games.core import GameSpec
+from games.contract import GameSpec
 
 SEPARATORS = (":", "=")
 

@@ -28,7 +28,7 @@ from bot.translator import cmd
 from cogs import boards, buttons
 from cogs.flow import answer
 from cogs.suggest import move_choices, waiting_choice
-from games.core import Seat
+from games.contract import Seat
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai

@@ -20,7 +20,7 @@ from bot import i18n
 from bot.names import md
 from bot.session import MoveReport, Session, Turn, iter_mentions
 from cogs.boards import board_file
-from games.core import Event, Seat
+from games.contract import Event, Seat
 
 log = logging.getLogger(__name__)
 

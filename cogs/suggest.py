@@ -11,7 +11,9 @@ from typing import Any
 
 from bot import i18n
 from bot.session import Session
-from games.core import Seat, complete, derive_seed, turn_suggestion
+from games.contract import Seat
+from games.rng import derive_seed
+from games.suggestions import complete, turn_suggestion
 
 CHOICE_LIMIT = 25  # Discord: at most 25 suggestions of at most 100 characters
 VALUE_LIMIT = 100

@@ -22,7 +22,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from games.core import Params, Term
+from games.text import Params, Term
 
 LANGUAGES = ("en", "fr")
 FALLBACK = "en"

@@ -32,7 +32,7 @@ from functools import lru_cache, partial
 from PIL import Image, ImageDraw
 
 from games import catalogue
-from games.core import Seat
+from games.contract import Seat
 from games.desert.board import SMALL_FIRST_COLUMN  # importing games.desert adds its catalogue
 from games.desert.model import (
     COLOURS,

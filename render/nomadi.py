@@ -39,7 +39,7 @@ from functools import lru_cache, partial
 from PIL import Image, ImageDraw
 
 from games import catalogue
-from games.core import Params, Seat
+from games.contract import Seat
 from games.nomadi.model import (  # importing games.nomadi adds its catalogue
     BOARD,
     COLOURS,
@@ -48,6 +48,7 @@ from games.nomadi.model import (  # importing games.nomadi adds its catalogue
     NomadiView,
     name,
 )
+from games.text import Params
 from render.grids import SquareGrid, draw_grid_labels
 from render.palette import (
     BACKDROP,

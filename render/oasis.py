@@ -48,7 +48,7 @@ from functools import lru_cache, partial
 from PIL import Image, ImageDraw
 
 from games import catalogue
-from games.core import Params, Seat, Term
+from games.contract import Seat
 from games.oasis.model import (  # importing games.oasis adds its catalogue
     BOARD,
     COLOURS,
@@ -67,6 +67,7 @@ from games.oasis.model import (  # importing games.oasis adds its catalogue
 from games.oasis.model import (
     WIDTH as BOARD_COLUMNS,
 )
+from games.text import Params, Term
 from render.grids import SquareGrid, draw_grid_labels
 from render.palette import (
     BACKDROP,

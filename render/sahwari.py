@@ -39,7 +39,7 @@ from PIL import Image, ImageDraw
 
 import games.sahwari.messages  # noqa: F401  (adds the Sahwari catalogue)
 from games import catalogue
-from games.core import Params, Seat
+from games.contract import Seat
 from games.sahwari import board
 from games.sahwari.clan import (
     CUBE,
@@ -55,6 +55,7 @@ from games.sahwari.clan import (
 from games.sahwari.content import CONTENT, TRACK_SPACES, Card, influence
 from games.sahwari.table import FACE_UP, GUILD_SPACES
 from games.sahwari.views import ClanView, SahwariView
+from games.text import Params
 from render.grids import SquareGrid, draw_grid_labels
 from render.palette import BACKDROP, GOLD, INK, MUTED, PAPER, RGB, mix, player_style
 from render.panel import CARD as PANEL_CARD

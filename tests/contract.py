@@ -9,7 +9,8 @@ from typing import Any
 from bot import registry
 from cogs.boards import Renderer
 from cogs.play import game_cog_class
-from games.core import Event, Game, GameSpec, Rng, Seat, Step, bot_move
+from games.contract import Event, Game, GameSpec, Seat, Step, bot_move
+from games.rng import Rng
 
 TEST_GAMES = ("tests.nim",)  # games that exist only in tests/, registered the same way
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.service import GameService
 from bot.session import MoveReport, Session
-from games.core import Seat, Step, bot_move
+from games.contract import Seat, Step, bot_move
 from games.desert import GAME
 
 GUILD, CHANNEL = 100, 200

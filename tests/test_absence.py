@@ -21,7 +21,7 @@ from bot.errors import UserError
 from bot.service import GameService
 from bot.session import Session, standings
 from bot.storage import GameRecord, Storage, UserSettings, open_storage
-from games.core import Seat
+from games.contract import Seat
 from tests.contract import all_specs
 from tests.service_games import (
     ALICE,

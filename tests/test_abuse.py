@@ -18,7 +18,7 @@ from bot.ratings import Rating
 from bot.service import GameService
 from bot.session import Session
 from bot.storage import Storage
-from games.core import Step
+from games.contract import Step
 from tests.service_games import (
     ALICE,
     BOB,

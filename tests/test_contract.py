@@ -19,17 +19,8 @@ import pytest
 from PIL import Image
 
 from games import catalogue
-from games.core import (
-    Event,
-    GameSpec,
-    InvalidOption,
-    MoveError,
-    OptionSpec,
-    bot_move,
-    complete,
-    play_all,
-    turn_suggestion,
-)
+from games.contract import Event, GameSpec, InvalidOption, MoveError, OptionSpec, bot_move, play_all
+from games.suggestions import complete, turn_suggestion
 from tests.contract import Ply, all_specs, playout, renderer_of, walk
 
 SPECS = all_specs()

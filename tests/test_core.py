@@ -9,20 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.core import (
-    Event,
-    InvalidOption,
-    OptionSpec,
-    Outcome,
-    Rng,
-    Term,
-    bot_move,
-    complete,
-    derive_seed,
-    resolve_options,
-)
+from games.contract import Event, InvalidOption, OptionSpec, Outcome, bot_move, resolve_options
 from games.desert import GAME
 from games.desert.ai import choose_move
+from games.rng import Rng, derive_seed
+from games.suggestions import complete
+from games.text import Term
 
 
 @given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=1, max_value=500))

@@ -20,7 +20,7 @@ from bot import i18n, registry
 from bot.cpu import INLINE, CpuPool
 from bot.service import GameService
 from bot.storage import Storage
-from games.core import bot_move
+from games.contract import bot_move
 from tests.service_games import ALICE, BOB, start_desert
 
 T = TypeVar("T")

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from games.core import Game
+from games.contract import Game
 from games.desert import GAME
 from games.desert.board import index
 from games.desert.model import PlaceCamel

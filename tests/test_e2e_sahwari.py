@@ -47,7 +47,7 @@ from bot.service import MAX_NOTATION
 from bot.session import seating
 from cogs.buttons import MAX_QUICK
 from cogs.sahwari import SahwariCog
-from games.core import Seat
+from games.contract import Seat
 from games.sahwari import GAME, SahwariState
 from games.sahwari import board as sahwari_board
 from games.sahwari import clan as clans

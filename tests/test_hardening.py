@@ -17,7 +17,7 @@ from bot.errors import UserError
 from bot.service import GameService, Limits
 from bot.session import Session
 from bot.storage import Storage
-from games.core import bot_move
+from games.contract import bot_move
 from tests.contract import all_specs
 
 GUILD = 100

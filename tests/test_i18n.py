@@ -14,7 +14,7 @@ import pytest
 
 from bot import i18n
 from games import catalogue
-from games.core import Term
+from games.text import Term
 from tests.contract import all_specs
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,8 +127,9 @@ def test_a_missing_key_returns_its_default_verbatim() -> None:
 
 
 def test_an_engine_error_echoing_the_players_input_is_shown_as_typed() -> None:
+    from games.contract import InvalidMove
+
     from bot.errors import refusal
-    from games.core import InvalidMove
 
     typed = "{0.__class__} {text} }{"
     error = InvalidMove(f"Cannot read '{typed}'", text=typed)  # no catalogue key

@@ -40,7 +40,7 @@ def test_layers_import_only_downwards() -> None:
 
 def test_importing_games_pulls_in_neither_discord_nor_pil() -> None:
     code = (
-        "import sys, games.core, games.desert, games.desert.ai;"
+        "import sys, games.contract, games.desert, games.desert.ai;"
         "bad = [m for m in ('discord', 'PIL') if m in sys.modules];"
         "print(','.join(bad))"
     )

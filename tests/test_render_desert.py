@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from games import catalogue
-from games.core import bot_move
+from games.contract import bot_move
 from games.desert.ai import choose_move
 from games.desert.board import COORDS, GRID_NEIGHBOURS, index
 from games.desert.engine import GAME

@@ -20,11 +20,11 @@ import pytest
 from PIL import Image
 
 from games import catalogue
-from games.core import Rng
 from games.nomadi.ai import choose_move
 from games.nomadi.engine import GAME
 from games.nomadi.model import BOARD, COLUMNS, HEIGHT, Bribe, NomadiView, name, parse_square
 from games.nomadi.state import NomadiState
+from games.rng import Rng
 from render.nomadi import (
     BOARD_BOTTOM,
     CELL,

@@ -1,6 +1,6 @@
 """The Oasis board image, drawn from real engine states.
 
-Games are seeded and played by the baseline AI (``games.core.bot_move``), so
+Games are seeded and played by the baseline AI (``games.contract.bot_move``), so
 the renderer sees what the engine really produces: offers being made,
 offers being taken and placed, the Noble's bonus and finished games, for 3
 to 5 players. Pixel tests use the unquantised image (``render_oasis_image``);
@@ -20,7 +20,7 @@ import pytest
 from PIL import Image
 
 from games import catalogue
-from games.core import bot_move
+from games.contract import bot_move
 from games.oasis import SPEC, OasisState
 from games.oasis.engine import GAME
 from games.oasis.model import BOARD, COLUMNS, HEIGHT, LANDS, MULTIPLIERS, OasisView, name

@@ -16,7 +16,8 @@ import pytest
 
 from bot import registry
 from bot.replay import ReplayError, Row, replay, states_after
-from games.core import GameSpec, MoveError, bot_move, derive_seed
+from games.contract import GameSpec, MoveError, bot_move
+from games.rng import derive_seed
 
 SPECS = registry.specs()
 COUNTS = [

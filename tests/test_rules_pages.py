@@ -27,7 +27,7 @@ import pytest
 
 from bot import registry
 from games import catalogue
-from games.core import GameSpec, bot_move
+from games.contract import GameSpec, bot_move
 from games.rules_pages import PAGE_LIMIT, page_title, pages, split
 
 SPECS: Mapping[str, GameSpec] = registry.specs()

@@ -14,7 +14,7 @@ from bot.service import GameService
 from bot.session import Turn, seating, standings
 from bot.storage import SeatRecord, Storage, open_storage
 from cogs.replies import turn_lines
-from games.core import Event, InvalidMove, InvalidOption, MoveError, Outcome, bot_move
+from games.contract import Event, InvalidMove, InvalidOption, MoveError, Outcome, bot_move
 from games.desert import GAME
 from tests.service_games import ALICE, BOB, CAROL, CHANNEL, GUILD, lobby, play_turn_as_ai
 

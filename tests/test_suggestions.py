@@ -16,11 +16,12 @@ import pytest
 
 from bot.service import GameService
 from cogs.suggest import VALUE_LIMIT, move_choices
-from games.core import GameSpec, Suggestion, complete, turn_suggestion
+from games.contract import GameSpec
 from games.nomadi import GAME as NOMADI
 from games.nomadi import SPEC as NOMADI_SPEC
 from games.nomadi.model import Pay, Reroll
 from games.sahwari import SPEC as SAHWARI_SPEC
+from games.suggestions import Suggestion, complete, turn_suggestion
 from tests.contract import playout
 from tests.nomadi.test_rules import mk
 from tests.service_games import ALICE, BOB, CAROL, CHANNEL, lobby, user_of

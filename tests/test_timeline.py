@@ -21,8 +21,9 @@ from bot.replay import ReplayError, Row, replay
 from bot.service import GameService
 from bot.timeline import MAX_POINTS, sample_evenly, score_series, turn_ends
 from cogs.chart import final_chart
-from games.core import bot_move, derive_seed
+from games.contract import bot_move
 from games.desert import GAME as DESERT
+from games.rng import derive_seed
 from tests.contract import all_specs
 from tests.service_games import BOB, CHANNEL, play_turn_as_ai, start_desert
 

@@ -22,25 +22,24 @@ import pytest
 from bot import registry
 from bot.replay import ReplayError, Row
 from bot.undo import Judgement, judge, twin_seed
-from games.core import (
+from games.contract import (
     Decision,
     Event,
     Game,
     IllegalMove,
     InvalidMove,
     Outcome,
-    Rng,
     Seat,
     Step,
     apply_all,
     bot_move,
-    derive_seed,
 )
 from games.desert.board import index as desert_square
 from games.desert.model import PlaceCamel, PlaceLeader
 from games.nomadi.model import DieMove
 from games.oasis.model import MULTIPLIERS, Take
 from games.oasis.model import card as oasis_card
+from games.rng import Rng, derive_seed
 
 SPECS = registry.specs()
 UNDOER = 0

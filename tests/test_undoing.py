@@ -18,7 +18,7 @@ from bot.replay import Row, replay
 from bot.service import GameService
 from bot.session import Session
 from bot.storage import Storage
-from games.core import Step
+from games.contract import Step
 from games.desert import GAME
 from tests.service_games import (
     ALICE,

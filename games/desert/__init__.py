@@ -1,6 +1,6 @@
 """Through the Desert (Durch die Wüste): the rules engine and its declaration."""
 
-from games.core import GameSpec
+from games.contract import GameSpec
 from games.desert.ai import choose_move
 from games.desert.engine import GAME, DesertGame
 from games.desert.model import (

@@ -1,7 +1,7 @@
 """A greedy baseline player: scores every legal atomic move, plays the best.
 
 It decides from its seat's :class:`DesertView` and legal moves only (the
-:data:`games.core.Bot` contract), so it cannot use what its seat may not see:
+:data:`games.contract.Bot` contract), so it cannot use what its seat may not see:
 the values of water holes other players took. Everything it weighs is public:
 the water holes still face up on the board, oases, pieces, areas and caravan
 lengths.
@@ -18,11 +18,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from games.core import Rng, Seat
+from games.contract import Seat
 from games.desert import scoring
 from games.desert.board import SIZE, Layout, hex_distance, index, layout
 from games.desert.model import COLOURS, DesertView, Discard, Move, PlaceCamel, PlaceLeader
 from games.desert.state import EMPTY, NCOLOURS, caravan_id
+from games.rng import Rng
 
 OASIS = float(scoring.OASIS_POINTS)
 REACH_DECAY = 0.55  # how much a target one step further away is still worth

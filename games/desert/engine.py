@@ -11,18 +11,15 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import (
+from games.contract import (
     Decision,
     Event,
     Game,
     MoveError,
     OptionSpec,
     Outcome,
-    Param,
-    Rng,
     Seat,
     Step,
-    Term,
     resolve_options,
 )
 from games.desert import notation, rules, scoring
@@ -51,6 +48,8 @@ from games.desert.state import (
     load_state,
 )
 from games.desert.views import build_view, hand_lines, points
+from games.rng import Rng
+from games.text import Param, Term
 
 # Supply per colour when camel turns begin (spec §2, §10.2).
 SUPPLY = {2: 22, 3: 26, 4: 30, 5: 29}

@@ -9,7 +9,8 @@ translatable word ``desert.colour.<name>``.
 from __future__ import annotations
 
 from games import catalogue
-from games.core import IllegalMove, InvalidMove, Param, Term
+from games.contract import IllegalMove, InvalidMove
+from games.text import Param, Term
 
 catalogue.add_source("games.desert")
 

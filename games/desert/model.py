@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from games.core import Outcome, Seat
+from games.contract import Outcome, Seat
 
 # Camel colours, in a fixed order (spec §10.23), with their one-letter codes.
 COLOURS: tuple[str, ...] = ("white", "yellow", "orange", "pink", "green")

@@ -7,7 +7,7 @@ share their predicates, and a property test checks that they agree.
 
 from __future__ import annotations
 
-from games.core import IllegalMove, Seat
+from games.contract import IllegalMove, Seat
 from games.desert.board import NAMES, Layout, layout
 from games.desert.messages import illegal
 from games.desert.model import COLOURS

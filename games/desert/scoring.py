@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.core import Seat
+from games.contract import Seat
 from games.desert.board import Layout
 from games.desert.state import EMPTY, NCOLOURS, DesertState, caravan_id
 

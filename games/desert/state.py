@@ -11,9 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Rng, Seat
+from games.contract import Seat
 from games.desert.board import COORDS, NAMES, SIZE, index
 from games.desert.model import COLOURS, AreaGain, Coord, Phase, Placement, parse_coord
+from games.rng import Rng
 
 NCOLOURS = len(COLOURS)
 EMPTY = -1  # "nothing here" in the per-square and per-caravan tuples

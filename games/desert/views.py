@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.core import Event, Outcome, Seat, Term
+from games.contract import Event, Outcome, Seat
 from games.desert import rules, scoring
 from games.desert.board import COORDS, TERRAIN_BY_COORD, layout
 from games.desert.model import COLOURS, DesertView, Piece, Placement, PlayerInfo
 from games.desert.state import EMPTY, NCOLOURS, DesertState, caravan_id
+from games.text import Term
 
 
 def _conceal(p: Placement) -> Placement:

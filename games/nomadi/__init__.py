@@ -1,6 +1,6 @@
 """Nomadi (Wittig, 1995): the rules engine and its declaration."""
 
-from games.core import GameSpec
+from games.contract import GameSpec
 from games.nomadi.ai import choose_move
 from games.nomadi.engine import GAME, NomadiGame
 from games.nomadi.model import (

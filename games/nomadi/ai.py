@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.core import Rng, best_of
 from games.nomadi.model import (
     ARRIVAL_PAY,
     BOARD,
@@ -22,6 +21,7 @@ from games.nomadi.model import (
     col_row,
     king_distance,
 )
+from games.rng import Rng, best_of
 
 CARD_MEAN = 15 / 18  # the mean value of an unseen desert card
 

@@ -11,17 +11,15 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from games.core import (
+from games.contract import (
     Decision,
     Event,
     Game,
     MoveError,
     OptionSpec,
     Outcome,
-    Rng,
     Seat,
     Step,
-    Term,
     resolve_options,
 )
 from games.nomadi import notation, rules
@@ -64,6 +62,8 @@ from games.nomadi.state import (
     placer,
 )
 from games.nomadi.views import build_view, hand_lines
+from games.rng import Rng
+from games.text import Term
 
 OPTIONS = (
     OptionSpec("course", ("full", "short"), "full"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
-from games.core import Seat
+from games.contract import Seat
 
 WIDTH = 16
 HEIGHT = 19

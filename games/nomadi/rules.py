@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from games.core import Param
 from games.nomadi.model import (
     BOARD,
     WIDTH,
@@ -15,6 +14,7 @@ from games.nomadi.model import (
     surrounding,
 )
 from games.nomadi.state import NomadiState
+from games.text import Param
 
 DIRECTIONS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 

@@ -6,8 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Rng, Seat, ints_of
+from games.contract import Seat
 from games.nomadi.model import BOARD, CARD_VALUES, TurnRecord
+from games.rng import Rng
+from games.text import ints_of
 
 
 @dataclass(frozen=True)

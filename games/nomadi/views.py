@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.core import Event, Seat
+from games.contract import Event, Seat
 from games.nomadi.messages import player
 from games.nomadi.model import BOARD, DealView, NomadiView, PawnView
 from games.nomadi.state import NomadiState, arrivals, crossed, goal

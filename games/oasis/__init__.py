@@ -1,6 +1,6 @@
 """Oasis (Moon & Weissblum, 2004): the rules engine and its declaration."""
 
-from games.core import GameSpec
+from games.contract import GameSpec
 from games.oasis.ai import choose_move
 from games.oasis.engine import GAME, OasisGame
 from games.oasis.model import (

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.core import Rng, best_of
 from games.oasis.model import (
     AUTO,
     BOARD,
@@ -29,6 +28,7 @@ from games.oasis.model import (
     adjacent,
     card,
 )
+from games.rng import Rng, best_of
 
 
 def choose_move(view: OasisView, legal: Sequence[Move], rng: Rng) -> Move:

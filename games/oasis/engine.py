@@ -14,19 +14,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import (
-    Decision,
-    Event,
-    Game,
-    MoveError,
-    Outcome,
-    Param,
-    Rng,
-    Seat,
-    Step,
-    Term,
-    resolve_options,
-)
+from games.contract import Decision, Event, Game, MoveError, Outcome, Seat, Step, resolve_options
 from games.oasis import notation, rules
 from games.oasis.messages import colour, illegal, player
 from games.oasis.model import (
@@ -65,6 +53,8 @@ from games.oasis.state import (
     pawns_left,
 )
 from games.oasis.views import build_view, hand_lines
+from games.rng import Rng
+from games.text import Param, Term
 
 CAMELS = len(LANDS)  # index of the camels in ``pending``
 STACK = 5  # cards dealt to each stack (setup step 3)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from games import catalogue
-from games.core import IllegalMove, InvalidMove, Param, Seat, Term
+from games.contract import IllegalMove, InvalidMove, Seat
 from games.oasis.model import COLOURS
+from games.text import Param, Term
 
 catalogue.add_source("games.oasis")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 
-from games.core import Seat
+from games.contract import Seat
 
 WIDTH = 15
 HEIGHT = 13

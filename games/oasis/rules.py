@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from games.core import Param, Seat, Term
+from games.contract import Seat
 from games.oasis.model import (
     AUTO,
     BOARD,
@@ -19,6 +19,7 @@ from games.oasis.model import (
     name,
 )
 from games.oasis.state import EMPTY, OasisState, pawns_left
+from games.text import Param, Term
 
 
 @dataclass(frozen=True)

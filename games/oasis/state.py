@@ -6,8 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Rng, Seat, ints_of, strs_of
+from games.contract import Seat
 from games.oasis.model import BOARD, CONTENT, LANDS, MULTIPLIERS
+from games.rng import Rng
+from games.text import ints_of, strs_of
 
 EMPTY = "."  # an empty square in ``ground`` (no tile) and ``herd`` (no camel)
 

@@ -3,7 +3,7 @@ multiplier tiles by type only to their owner (to everyone at the end)."""
 
 from __future__ import annotations
 
-from games.core import Event, Seat, Term
+from games.contract import Event, Seat
 from games.oasis import rules
 from games.oasis.model import BOARD, LANDS, MULTIPLIERS, DomainView, OasisView
 from games.oasis.state import (
@@ -15,6 +15,7 @@ from games.oasis.state import (
     order,
     pawns_left,
 )
+from games.text import Term
 
 
 def build_view(

@@ -1,6 +1,6 @@
 """Sahwari (BGA help page, seed 004): the rules engine and its declaration."""
 
-from games.core import GameSpec
+from games.contract import GameSpec
 from games.sahwari.ai import choose_move
 from games.sahwari.engine import GAME, SahwariGame
 from games.sahwari.moves import Move

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from games.core import Rng, best_of
+from games.rng import Rng, best_of
 from games.sahwari import board
 from games.sahwari import clan as clans
 from games.sahwari.clan import ClanRow, Side

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from games.core import Event, Param, Seat, Term
+from games.contract import Event, Seat
 from games.sahwari import board
 from games.sahwari.clan import Clan
 from games.sahwari.content import CONTENT
 from games.sahwari.moves import Move
 from games.sahwari.state import Pending, SahwariState
 from games.sahwari.table import FACE_UP, Table
+from games.text import Param, Term
 
 
 @dataclass

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.core import Seat, Term
+from games.contract import Seat
 from games.sahwari import board
 from games.sahwari import clan as clans
 from games.sahwari.content import CONTENT, TRACK_SPACES
@@ -29,6 +29,7 @@ from games.sahwari.context import (
 from games.sahwari.moves import Attack
 from games.sahwari.state import CONVOY, EFFECTS, PICK_CARD, PLACE_CUBE
 from games.sahwari.table import END_THRESHOLD, GUILD_SPACES, ROW
+from games.text import Term
 
 PAWN = "pawn"  # PICK_CARD's detail when a pawn brought the card (no skip, rule C4)
 

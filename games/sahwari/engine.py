@@ -2,7 +2,7 @@
 
 The turn, its prompts and their automatic answers live in ``flow.py``; the
 procedures and effects in ``effects.py``; the steps each prompt accepts in
-``legal.py``. This module is the contract of ``games/core.py``: it checks a
+``legal.py``. This module is the contract of ``games/contract.py``: it checks a
 step against the legal ones, reads commands (all or nothing, with D46), and
 gives views, results and secrets-safe twins (``resample``).
 """
@@ -13,20 +13,18 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from games.core import (
+from games.contract import (
     Decision,
     Event,
     Game,
     MoveError,
     OptionSpec,
     Outcome,
-    Param,
-    Rng,
     Seat,
     Step,
-    Term,
     resolve_options,
 )
+from games.rng import Rng
 from games.sahwari import board, flow, notation
 from games.sahwari import clan as clans
 from games.sahwari.content import TOKEN_IDS
@@ -59,6 +57,7 @@ from games.sahwari.state import (
 )
 from games.sahwari.table import END_THRESHOLD
 from games.sahwari.views import SahwariView, build_view, faces_seen
+from games.text import Param, Term
 
 USUAL_ROUNDS = 16  # bot games end after 12 to 20 rounds, at any table size
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.core import Seat, Term
+from games.contract import Seat
 from games.sahwari import clan as clans
 from games.sahwari import effects as fx
 from games.sahwari.content import CONTENT
@@ -83,6 +83,7 @@ from games.sahwari.state import (
     with_leaders,
 )
 from games.sahwari.table import GUILD_SPACES
+from games.text import Term
 
 MAX_ROUNDS = 30  # rule E3: the safety cap
 LAST_WINDOW = "W3"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from games.core import Seat
+from games.contract import Seat
 from games.sahwari import board
 from games.sahwari import clan as clans
 from games.sahwari.board import Direction, Snapshot, Tile

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from games import catalogue
-from games.core import IllegalMove, InvalidMove, Param
+from games.contract import IllegalMove, InvalidMove
+from games.text import Param
 
 catalogue.add_source("games.sahwari")
 

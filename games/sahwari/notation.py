@@ -64,7 +64,6 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 
-from games.core import Term
 from games.sahwari.board import GUILD, Direction, Tile, name, parse_tile
 from games.sahwari.messages import invalid
 from games.sahwari.moves import (
@@ -95,6 +94,7 @@ from games.sahwari.moves import (
     UseStorage,
     UseTrack,
 )
+from games.text import Term
 
 LEADERS = ("merchant", "diplomat", "brigand", "spy", "trafficker", "explorer")
 KINDS = ("CARD", "REFRESH", "SPY", "CHEST", "BIRD", "BOWL", "TORNADO", "ATTACK")  # §14.1

@@ -13,10 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.core import Rng, Seat, strs_of
+from games.contract import Seat
+from games.rng import Rng
 from games.sahwari.clan import Clan, ClanRow, new_clan
 from games.sahwari.content import LEADER_IDS
 from games.sahwari.table import Table, setup_table
+from games.text import strs_of
 
 # The prompts of §17.3: what the top of the stack asks of its seat.
 LEADER, WINDOW, MOVE, RELOCATE, SECOND_MOVE = "leader", "window", "move", "relocate", "second"

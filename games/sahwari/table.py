@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from games.core import Rng
+from games.rng import Rng
 from games.sahwari import board
 from games.sahwari.content import CONTENT, TOKEN_IDS
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games.core import Seat
+from games.contract import Seat
 from games.sahwari import clan as clans
 from games.sahwari.clan import Clan, ClanRow
 from games.sahwari.state import SahwariState

@@ -1,6 +1,6 @@
 """The baseline bot: it decides from its seat's view only, and it plays well enough.
 
-The bot is a :data:`games.core.Bot`: ``bot_move`` shows it the seat's view,
+The bot is a :data:`games.contract.Bot`: ``bot_move`` shows it the seat's view,
 the legal moves and a random stream, nothing else. These tests check it is
 stronger than random play and that hidden information (the values of water
 holes other seats took, §9) cannot change what it does.
@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from games.core import Rng, bot_move, derive_seed
+from games.contract import bot_move
 from games.desert import GAME, DesertState, DesertView, Move
 from games.desert.ai import choose_move, public_board
 from games.desert.state import EMPTY
+from games.rng import Rng, derive_seed
 from tests.desert.helpers import play, position
 
 

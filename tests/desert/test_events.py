@@ -12,11 +12,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
 from games import catalogue
-from games.core import Decision, Event, Rng, Term, bot_move, derive_seed, play_all
+from games.contract import Decision, Event, bot_move, play_all
 from games.desert import GAME, DesertState
 from games.desert.ai import choose_move
 from games.desert.board import NAMES, layout
 from games.desert.scoring import water_points
+from games.rng import Rng, derive_seed
+from games.text import Term
 from tests.desert.helpers import play, position, sq
 
 # Events whose params hold the value of taken water holes.

@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from games import catalogue
-from games.core import IllegalMove, InvalidMove, MoveError, Term, bot_move, complete
+from games.contract import IllegalMove, InvalidMove, MoveError, bot_move
 from games.desert import GAME, DesertState, Discard, Pass, PlaceCamel, PlaceLeader, parse_coord
 from games.desert.ai import choose_move
+from games.suggestions import complete
+from games.text import Term
 from tests.desert.helpers import play, position
 
 

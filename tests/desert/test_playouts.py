@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core import IllegalMove, InvalidMove, bot_move
+from games.contract import IllegalMove, InvalidMove, bot_move
 from games.desert import COLOURS, GAME, DesertState, Move, PlaceCamel, PlaceLeader
 from games.desert.ai import choose_move
 from games.desert.board import COORDS, GRID_NEIGHBOURS, SIZE, layout

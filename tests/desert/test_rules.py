@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from games import catalogue
-from games.core import IllegalMove, Term, bot_move
+from games.contract import IllegalMove, bot_move
 from games.desert import (
     COLOURS,
     GAME,
@@ -22,6 +22,7 @@ from games.desert import (
 from games.desert.ai import choose_move
 from games.desert.board import NAMES, SIZE, TERRAIN, layout
 from games.desert.state import EMPTY
+from games.text import Term
 from tests.desert.helpers import play, position, sq
 
 # --------------------------------------------------------------------------- helpers

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from games.core import bot_move
+from games.contract import bot_move
 from games.desert import GAME, DesertState, DesertView, Placement
 from games.desert.ai import choose_move
 from games.desert.board import COORDS, SIZE

@@ -5,7 +5,7 @@ Its three parts mirror a real game's: this package is ``games/<g>/``
 is ``cogs/<g>.py``.
 """
 
-from games.core import GameSpec
+from games.contract import GameSpec
 from tests.nim.ai import choose_move
 from tests.nim.engine import GAME
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.core import Rng
+from games.rng import Rng
 from tests.nim.engine import Move, NimView, Swap, Take
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from games import catalogue
-from games.core import (
+from games.contract import (
     Decision,
     Event,
     Game,
@@ -28,12 +28,12 @@ from games.core import (
     InvalidMove,
     OptionSpec,
     Outcome,
-    Param,
-    Rng,
     Seat,
     Step,
     resolve_options,
 )
+from games.rng import Rng
+from games.text import Param
 
 catalogue.add_source("tests.nim")
 

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core import Rng
 from games.nomadi import GAME, SPEC, DieMove, NomadiState
 from games.nomadi.model import BOARD, connected
+from games.rng import Rng
 
 
 def pawn_squares(state: NomadiState) -> set[int]:

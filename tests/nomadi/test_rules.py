@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from games.core import IllegalMove, InvalidMove, Rng
+from games.contract import IllegalMove, InvalidMove
 from games.nomadi import GAME, SPEC
 from games.nomadi.model import (
     BOARD,
@@ -26,6 +26,7 @@ from games.nomadi.model import (
     parse_square,
 )
 from games.nomadi.state import NomadiState, Pawn
+from games.rng import Rng
 
 
 def sq(word: str) -> int:

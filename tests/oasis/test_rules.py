@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 
 from games import catalogue
-from games.core import IllegalMove, InvalidMove, bot_move
+from games.contract import IllegalMove, InvalidMove, bot_move
 from games.oasis import SPEC
 from games.oasis import rules as oasis_rules
 from games.oasis.engine import GAME

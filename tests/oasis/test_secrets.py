@@ -14,9 +14,10 @@ from functools import cache
 
 import pytest
 
-from games.core import Event, Term, bot_move
+from games.contract import Event, bot_move
 from games.oasis import GAME, SPEC, OasisState
 from games.oasis.model import MULTIPLIERS
+from games.text import Term
 
 
 @cache

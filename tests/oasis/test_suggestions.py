@@ -4,9 +4,9 @@ piece by piece): a move whose notation starts another's (``o D4`` and
 
 from __future__ import annotations
 
-from games.core import complete
 from games.oasis.engine import GAME, OasisGame
 from games.oasis.model import NOCLAIM, Tile
+from games.suggestions import complete
 from tests.oasis.test_rules import at_placement, sq
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from games.core import Event
+from games.contract import Event
 from games.sahwari import GAME, flow
 from games.sahwari import clan as clans
 from games.sahwari.board import RESOURCE_TILES, name, parse_tile

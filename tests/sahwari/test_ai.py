@@ -1,6 +1,6 @@
 """Sahwari's greedy bot (``games/sahwari/ai.py``).
 
-The bot is a :data:`games.core.Bot`: ``bot_move`` shows it the seat's view, the
+The bot is a :data:`games.contract.Bot`: ``bot_move`` shows it the seat's view, the
 legal moves and a random stream, nothing else. These tests play whole games
 with the real engine, check that it beats random play, that hidden blue faces
 (rules H2, H3) cannot change what it does, and that it makes the obvious choice
@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from games.core import Rng, bot_move, derive_seed
+from games.contract import bot_move
+from games.rng import Rng, derive_seed
 from games.sahwari import GAME, SPEC, SahwariState
 from games.sahwari.ai import choose_move
 from games.sahwari.board import parse_tile

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import catalogue
-from games.core import InvalidMove, Term
+from games.contract import InvalidMove
 from games.sahwari.board import COMMON_TILES, DIRECTIONS, GUILD_CAMELS, PLAYER_CAMELS, parse_tile
 from games.sahwari.moves import (
     Attack,
@@ -58,6 +58,7 @@ from games.sahwari.notation import (
     french,
     parse_text,
 )
+from games.text import Term
 
 PACKAGE = Path(__file__).resolve().parents[2] / "games" / "sahwari"
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import pytest
 
-from games.core import MoveError
+from games.contract import MoveError
 from games.sahwari import GAME
 from games.sahwari.state import CONVOY, EFFECTS, PICK_CARD, PLACE_CUBE, WINDOW
 from tests.sahwari.scenario import (

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from games.core import IllegalMove, InvalidMove, MoveError
+from games.contract import IllegalMove, InvalidMove, MoveError
 from games.sahwari import GAME
 from games.sahwari.state import COLLECT, GUILD_MOVE, MOVE, PICK_CARD, RELOCATE, WINDOW
 from tests.sahwari.scenario import (

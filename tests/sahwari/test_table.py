@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from games.core import Rng
+from games.rng import Rng
 from games.sahwari import board
 from games.sahwari.content import CONTENT, TOKEN_IDS
 from games.sahwari.table import DESERT, FACE_UP, Table, setup_table

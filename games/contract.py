@@ -2,8 +2,8 @@
 
 An engine is a pure object: states are immutable values, ``play`` returns a
 new state plus the events of the move, randomness comes only from the
-:class:`Rng` stored inside the state. Nothing here imports discord, PIL or
-does I/O. A game declares itself once with a :class:`GameSpec`.
+:class:`~games.rng.Rng` stored inside the state. Nothing here imports discord,
+PIL or does I/O. A game declares itself once with a :class:`GameSpec`.
 """
 
 from __future__ import annotations
@@ -13,73 +13,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from games.rng import Rng
+from games.text import Param, Params, Term, params_from_json, params_json
+
 Seat = int  # 0-based seat index; players see seat + 1.
-
-
-# --------------------------------------------------------------------------- localisable text
-
-
-@dataclass(frozen=True)
-class Term:
-    """A message inside a message, in the reader's language.
-
-    ``Term("desert.colour.white")`` is a word ("white", "blanc");
-    ``Term("desert.r9", {"space": "G8"})`` a whole sentence, e.g. the reason
-    wrapped by another error. Used as a param value: the catalogue formats
-    it in the reader's language first.
-    """
-
-    key: str
-    params: Mapping[str, Param] = field(default_factory=dict)
-
-
-# A message param: text, a number, a translatable Term, or a list of them
-# (shown joined by commas).
-Param = str | int | Term | tuple["Param", ...]
-Params = Mapping[str, Param]
-
-
-def _param_json(value: Param) -> Any:
-    if isinstance(value, Term):
-        data: dict[str, Any] = {"term": value.key}
-        if value.params:
-            data["params"] = params_json(value.params)
-        return data
-    if isinstance(value, tuple):
-        return [_param_json(v) for v in value]
-    return value
-
-
-def _param_from_json(value: Any) -> Param:
-    if isinstance(value, dict):
-        return Term(str(value["term"]), params_from_json(value.get("params", {})))
-    if isinstance(value, list):
-        return tuple(_param_from_json(v) for v in value)
-    if isinstance(value, str | int):
-        return value
-    raise ValueError(f"not a message param: {value!r}")
-
-
-def ints_of(value: Any) -> tuple[int, ...]:
-    """A JSON list of integers as a tuple (for ``load``), or ValueError."""
-    if not isinstance(value, list) or not all(type(v) is int for v in value):
-        raise ValueError(f"expected a list of integers, got {value!r}")
-    return tuple(value)
-
-
-def strs_of(value: Any) -> tuple[str, ...]:
-    """A JSON list of strings as a tuple (for ``load``), or ValueError."""
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"expected a list of strings, got {value!r}")
-    return tuple(value)
-
-
-def params_json(params: Params) -> dict[str, Any]:
-    return {k: _param_json(v) for k, v in params.items()}
-
-
-def params_from_json(data: Mapping[str, Any]) -> dict[str, Param]:
-    return {k: _param_from_json(v) for k, v in data.items()}
 
 
 # --------------------------------------------------------------------------- errors
@@ -186,7 +123,6 @@ class Decision:
 
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -246,74 +182,6 @@ class Outcome:
             winners=tuple(i for i, r in enumerate(ranks) if r == 1),
             breakdown=tuple(tuple(b) for b in breakdown),
         )
-
-
-# --------------------------------------------------------------------------- randomness
-
-_MASK64 = (1 << 64) - 1
-
-
-@dataclass(frozen=True)
-class Rng:
-    """Seeded PRNG (splitmix64) whose whole state is one integer.
-
-    Functional: every draw returns the value and the next generator, so a
-    state holding an ``Rng`` stays immutable and dumps to JSON as an int.
-    """
-
-    state: int
-
-    @staticmethod
-    def from_seed(seed: int) -> Rng:
-        return Rng(seed & _MASK64)
-
-    def next_u64(self) -> tuple[int, Rng]:
-        s = (self.state + 0x9E3779B97F4A7C15) & _MASK64
-        z = s
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return z ^ (z >> 31), Rng(s)
-
-    def randbelow(self, n: int) -> tuple[int, Rng]:
-        """Uniform integer in [0, n) without modulo bias."""
-        if n <= 0:
-            raise ValueError("randbelow needs n > 0")
-        limit = (1 << 64) - ((1 << 64) % n)
-        rng = self
-        while True:
-            value, rng = rng.next_u64()
-            if value < limit:
-                return value % n, rng
-
-    def roll(self, sides: int = 6) -> tuple[int, Rng]:
-        value, rng = self.randbelow(sides)
-        return value + 1, rng
-
-    def shuffled(self, items: Iterable[T]) -> tuple[tuple[T, ...], Rng]:
-        """Fisher-Yates shuffle of a copy."""
-        out = list(items)
-        rng = self
-        for i in range(len(out) - 1, 0, -1):
-            j, rng = rng.randbelow(i + 1)
-            out[i], out[j] = out[j], out[i]
-        return tuple(out), rng
-
-    def sample(self, items: Sequence[T], k: int) -> tuple[tuple[T, ...], Rng]:
-        shuffled, rng = self.shuffled(items)
-        return shuffled[:k], rng
-
-
-def derive_seed(*parts: int) -> int:
-    """A 64-bit seed mixed from several integers (e.g. game id and ply).
-
-    Each part is folded into the previous *mixed* value, so nearby tuples
-    ((7, 1, 0) and (7, 0, 1)) give unrelated seeds; chaining the raw
-    generator state instead only mixed at the end and made small tuples collide.
-    """
-    value = 0
-    for part in parts:
-        value, _ = Rng((value ^ part) & _MASK64).next_u64()
-    return value
 
 
 # --------------------------------------------------------------------------- options
@@ -536,193 +404,3 @@ def bot_move(game: Game[StateT, MoveT], bot: Bot, state: StateT, seat: Seat, see
         raise ValueError(f"seat {seat} has no move to make")
     move: MoveT = bot(game.view(state, seat), tuple(legal), Rng.from_seed(seed))
     return move
-
-
-def best_of(items: Sequence[T], rng: Rng, score: Callable[[T], float]) -> T:
-    """For bots: an item of highest score, ties broken by ``rng``."""
-    best: list[T] = []
-    top = float("-inf")
-    for item in items:
-        value = float(score(item))
-        if value > top + 1e-9:
-            top, best = value, [item]
-        elif abs(value - top) <= 1e-9:
-            best.append(item)
-    index, _ = rng.randbelow(len(best))
-    return best[index]
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    """One autocomplete entry: what is shown and the full command it stands for.
-
-    ``label`` is in the reader's words; ``hint`` (a Term, or None) says what
-    the last move does. ``command`` is notation that ``parse`` accepts.
-    """
-
-    label: str
-    command: str
-    hint: Term | None = None
-
-
-def complete(
-    game: Game[StateT, MoveT],
-    state: StateT,
-    seat: Seat,
-    typed: str,
-    limit: int = 25,
-    words_of: Callable[[MoveT], str] | None = None,
-) -> list[Suggestion]:
-    """Commands ``seat`` could send now, filtered by what was typed.
-
-    ``words_of`` gives a move in the reader's language (``blanc F7``); what
-    was typed matches it as well as the notation. If ``typed`` starts with
-    whole moves (``"orange F7 "``), the legal continuations after them are
-    offered, so a compound turn can be entered in one command. With more
-    candidates than ``limit``, they are spread over the kinds of move (the
-    notation's first word: a colour, an action) instead of filling the list
-    with one kind. Returns [] when the seat has nothing to do.
-    """
-    if seat not in game.to_act(state):
-        return []
-
-    def forms(move: MoveT) -> tuple[str, str]:
-        notation = game.format_move(move)
-        return notation, words_of(move) if words_of is not None else notation
-
-    prefix: list[tuple[str, str]] = []  # (notation, words) of whole moves typed
-    scratch = state
-    rest = typed.lstrip()
-    sep = game.separator
-    # Peel off complete leading moves (followed by a separator) one by one.
-    while legal := game.legal_moves(scratch, seat):
-        lowered = rest.lower()
-        matched: tuple[int, MoveT] | None = None
-        for move in legal:
-            for text in forms(move):
-                text = text.lower()
-                after = lowered[len(text) : len(text) + 1]
-                whole = lowered.startswith(text) and after in (" ", ",", ";")
-                # The longest move typed: "o C4" must not cut "o C4 noclaim" short.
-                if whole and (matched is None or len(text) > matched[0]):
-                    matched = (len(text), move)
-        if matched is None:
-            break
-        length, move = matched
-        try:
-            step = game.play(scratch, seat, move)
-        except MoveError:
-            break
-        if step.reveals:
-            # What may follow depends on what the move shows: offer the
-            # command up to it, and nothing after it, whatever was typed.
-            notation, words = forms(move)
-            command = sep.join((*(n for n, _ in prefix), notation))
-            if not parses(game, state, seat, command):
-                return []
-            label = sep.join((*(w for _, w in prefix), words))
-            return [Suggestion(label, command, game.move_hint(scratch, seat, move))]
-        if seat not in game.to_act(step.state) or step.ends_turn:
-            break
-        prefix.append(forms(move))
-        scratch = step.state
-        rest = rest[length:].lstrip(" ,;")
-    needle = _norm(rest)
-    matching: list[tuple[MoveT, str, str]] = []
-    for move in game.legal_moves(scratch, seat):
-        notation, words = forms(move)
-        if not needle or needle in _norm(notation) or needle in _norm(words):
-            matching.append((move, notation, words))
-    head_notation = sep.join(n for n, _ in prefix)
-    head_words = sep.join(w for _, w in prefix)
-    out: list[Suggestion] = []
-    for move, notation, words in _spread(matching, limit):
-        command = sep.join((*(n for n, _ in prefix), notation))
-        if prefix and not parses(game, state, seat, command):
-            continue  # the game ends a command there (e.g. after a reveal)
-        out.append(
-            Suggestion(
-                label=sep.join((*(w for _, w in prefix), words)),
-                command=command,
-                hint=game.move_hint(scratch, seat, move),
-            )
-        )
-    if not out and prefix and parses(game, state, seat, head_notation):
-        out.append(Suggestion(label=head_words, command=head_notation))
-    return out
-
-
-def whole_turn(
-    game: Game[StateT, MoveT],
-    bot: Bot,
-    state: StateT,
-    seat: Seat,
-    seeds: Callable[[int], int],
-    max_moves: int = 8,
-) -> tuple[MoveT, ...]:
-    """The bot's idea of the seat's turn (the ★ suggestion): its moves one by
-    one, ``seeds(n)`` seeding the n-th, up to the end of the turn and never
-    past a step that shows the seat something: what the bot would do after
-    it is the player's to decide once he has seen it."""
-    moves: list[MoveT] = []
-    for number in range(max_moves):
-        move = bot_move(game, bot, state, seat, seeds(number))
-        step = game.play(state, seat, move)
-        moves.append(move)
-        state = step.state
-        if step.ends_turn or step.reveals or seat not in game.to_act(state):
-            break
-    return tuple(moves)
-
-
-def turn_suggestion(
-    game: Game[StateT, MoveT],
-    bot: Bot,
-    state: StateT,
-    seat: Seat,
-    seeds: Callable[[int], int],
-    max_chars: int = 100,
-) -> tuple[MoveT, ...]:
-    """The ★ suggestion: the first moves of :func:`whole_turn` that make one
-    command of at most ``max_chars`` (Discord's limit) which ``parse`` takes
-    whole, so the bot never refuses what it recommended. Empty unless at
-    least two moves fit: a single move is among the plain suggestions."""
-    moves = list(whole_turn(game, bot, state, seat, seeds))
-    while len(moves) >= 2:
-        command = game.separator.join(game.format_move(m) for m in moves)
-        if len(command) <= max_chars and parses(game, state, seat, command):
-            return tuple(moves)
-        moves.pop()  # too long, or the game ends a command earlier (a card deal)
-    return ()
-
-
-def parses(game: Game[StateT, MoveT], state: StateT, seat: Seat, command: str) -> bool:
-    """Whether ``parse`` takes the whole command: a game may refuse some
-    sequences that each move allows (Nomadi ends a command at a card deal)."""
-    try:
-        game.parse(state, seat, command)
-    except MoveError:
-        return False
-    return True
-
-
-def _spread(items: list[tuple[T, str, str]], limit: int) -> list[tuple[T, str, str]]:
-    """At most ``limit`` items, taken in turn from each group (first word of
-    the notation), in their original order within a group."""
-    if len(items) <= limit:
-        return items
-    groups: dict[str, list[tuple[T, str, str]]] = {}
-    for item in items:
-        groups.setdefault(item[1].split(" ", 1)[0], []).append(item)
-    picked: list[tuple[T, str, str]] = []
-    depth = 0
-    while len(picked) < limit:
-        for group in groups.values():
-            if depth < len(group) and len(picked) < limit:
-                picked.append(group[depth])
-        depth += 1
-    return picked
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.lower().replace(",", " ").split())

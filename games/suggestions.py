@@ -1,0 +1,194 @@
+"""Autocomplete for every game: the commands a seat could send now, filtered by
+what it typed, and the bot's idea of its whole turn (the ★).
+
+Suggestions are views too: they never depend on what the asking seat cannot
+see. Whole moves typed are played on the real state to offer what may follow,
+but never past a step that reveals (:attr:`games.contract.Step.reveals`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from games.contract import Bot, Game, MoveError, MoveT, Seat, StateT, bot_move
+from games.text import Term
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One autocomplete entry: what is shown and the full command it stands for.
+
+    ``label`` is in the reader's words; ``hint`` (a Term, or None) says what
+    the last move does. ``command`` is notation that ``parse`` accepts.
+    """
+
+    label: str
+    command: str
+    hint: Term | None = None
+
+
+def complete(
+    game: Game[StateT, MoveT],
+    state: StateT,
+    seat: Seat,
+    typed: str,
+    limit: int = 25,
+    words_of: Callable[[MoveT], str] | None = None,
+) -> list[Suggestion]:
+    """Commands ``seat`` could send now, filtered by what was typed.
+
+    ``words_of`` gives a move in the reader's language (``blanc F7``); what
+    was typed matches it as well as the notation. If ``typed`` starts with
+    whole moves (``"orange F7 "``), the legal continuations after them are
+    offered, so a compound turn can be entered in one command. With more
+    candidates than ``limit``, they are spread over the kinds of move (the
+    notation's first word: a colour, an action) instead of filling the list
+    with one kind. Returns [] when the seat has nothing to do.
+    """
+    if seat not in game.to_act(state):
+        return []
+
+    def forms(move: MoveT) -> tuple[str, str]:
+        notation = game.format_move(move)
+        return notation, words_of(move) if words_of is not None else notation
+
+    prefix: list[tuple[str, str]] = []  # (notation, words) of whole moves typed
+    scratch = state
+    rest = typed.lstrip()
+    sep = game.separator
+    # Peel off complete leading moves (followed by a separator) one by one.
+    while legal := game.legal_moves(scratch, seat):
+        lowered = rest.lower()
+        matched: tuple[int, MoveT] | None = None
+        for move in legal:
+            for text in forms(move):
+                text = text.lower()
+                after = lowered[len(text) : len(text) + 1]
+                whole = lowered.startswith(text) and after in (" ", ",", ";")
+                # The longest move typed: "o C4" must not cut "o C4 noclaim" short.
+                if whole and (matched is None or len(text) > matched[0]):
+                    matched = (len(text), move)
+        if matched is None:
+            break
+        length, move = matched
+        try:
+            step = game.play(scratch, seat, move)
+        except MoveError:
+            break
+        if step.reveals:
+            # What may follow depends on what the move shows: offer the
+            # command up to it, and nothing after it, whatever was typed.
+            notation, words = forms(move)
+            command = sep.join((*(n for n, _ in prefix), notation))
+            if not parses(game, state, seat, command):
+                return []
+            label = sep.join((*(w for _, w in prefix), words))
+            return [Suggestion(label, command, game.move_hint(scratch, seat, move))]
+        if seat not in game.to_act(step.state) or step.ends_turn:
+            break
+        prefix.append(forms(move))
+        scratch = step.state
+        rest = rest[length:].lstrip(" ,;")
+    needle = _norm(rest)
+    matching: list[tuple[MoveT, str, str]] = []
+    for move in game.legal_moves(scratch, seat):
+        notation, words = forms(move)
+        if not needle or needle in _norm(notation) or needle in _norm(words):
+            matching.append((move, notation, words))
+    head_notation = sep.join(n for n, _ in prefix)
+    head_words = sep.join(w for _, w in prefix)
+    out: list[Suggestion] = []
+    for move, notation, words in _spread(matching, limit):
+        command = sep.join((*(n for n, _ in prefix), notation))
+        if prefix and not parses(game, state, seat, command):
+            continue  # the game ends a command there (e.g. after a reveal)
+        out.append(
+            Suggestion(
+                label=sep.join((*(w for _, w in prefix), words)),
+                command=command,
+                hint=game.move_hint(scratch, seat, move),
+            )
+        )
+    if not out and prefix and parses(game, state, seat, head_notation):
+        out.append(Suggestion(label=head_words, command=head_notation))
+    return out
+
+
+def whole_turn(
+    game: Game[StateT, MoveT],
+    bot: Bot,
+    state: StateT,
+    seat: Seat,
+    seeds: Callable[[int], int],
+    max_moves: int = 8,
+) -> tuple[MoveT, ...]:
+    """The bot's idea of the seat's turn (the ★ suggestion): its moves one by
+    one, ``seeds(n)`` seeding the n-th, up to the end of the turn and never
+    past a step that shows the seat something: what the bot would do after
+    it is the player's to decide once he has seen it."""
+    moves: list[MoveT] = []
+    for number in range(max_moves):
+        move = bot_move(game, bot, state, seat, seeds(number))
+        step = game.play(state, seat, move)
+        moves.append(move)
+        state = step.state
+        if step.ends_turn or step.reveals or seat not in game.to_act(state):
+            break
+    return tuple(moves)
+
+
+def turn_suggestion(
+    game: Game[StateT, MoveT],
+    bot: Bot,
+    state: StateT,
+    seat: Seat,
+    seeds: Callable[[int], int],
+    max_chars: int = 100,
+) -> tuple[MoveT, ...]:
+    """The ★ suggestion: the first moves of :func:`whole_turn` that make one
+    command of at most ``max_chars`` (Discord's limit) which ``parse`` takes
+    whole, so the bot never refuses what it recommended. Empty unless at
+    least two moves fit: a single move is among the plain suggestions."""
+    moves = list(whole_turn(game, bot, state, seat, seeds))
+    while len(moves) >= 2:
+        command = game.separator.join(game.format_move(m) for m in moves)
+        if len(command) <= max_chars and parses(game, state, seat, command):
+            return tuple(moves)
+        moves.pop()  # too long, or the game ends a command earlier (a card deal)
+    return ()
+
+
+def parses(game: Game[StateT, MoveT], state: StateT, seat: Seat, command: str) -> bool:
+    """Whether ``parse`` takes the whole command: a game may refuse some
+    sequences that each move allows (Nomadi ends a command at a card deal)."""
+    try:
+        game.parse(state, seat, command)
+    except MoveError:
+        return False
+    return True
+
+
+def _spread(items: list[tuple[T, str, str]], limit: int) -> list[tuple[T, str, str]]:
+    """At most ``limit`` items, taken in turn from each group (first word of
+    the notation), in their original order within a group."""
+    if len(items) <= limit:
+        return items
+    groups: dict[str, list[tuple[T, str, str]]] = {}
+    for item in items:
+        groups.setdefault(item[1].split(" ", 1)[0], []).append(item)
+    picked: list[tuple[T, str, str]] = []
+    depth = 0
+    while len(picked) < limit:
+        for group in groups.values():
+            if depth < len(group) and len(picked) < limit:
+                picked.append(group[depth])
+        depth += 1
+    return picked
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace(",", " ").split())
