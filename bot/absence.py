@@ -12,12 +12,13 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from bot import vacations
 from bot.clocks import RAN_OUT, Pause, paused_until, waited, wake
 from bot.errors import UserError
 from bot.session import Session
+from bot.sessions import Sessions
 from bot.storage import (
     GameRecord,
     Shards,
@@ -27,9 +28,6 @@ from bot.storage import (
     Vacation,
 )
 from games.contract import Seat
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -96,8 +94,8 @@ def verdict(votes: dict[int, str], voters: Sequence[int]) -> Choice | None:
 
 
 class Absence:
-    def __init__(self, service: GameService, now: Callable[[], datetime] = utc_now) -> None:
-        self.service = service
+    def __init__(self, sessions: Sessions, now: Callable[[], datetime] = utc_now) -> None:
+        self.sessions = sessions
         self.now = now
 
     # ------------------------------------------------------------------ clocks
@@ -110,7 +108,7 @@ class Absence:
         only one process says it."""
         now = now or self.now()
         news: list[ClockNews] = []
-        storage = self.service.storage
+        storage = self.sessions.storage
         while page := await storage.due_clocks(now.isoformat(), shards=shards):
             progressed = False
             for record in page:
@@ -133,14 +131,14 @@ class Absence:
 
     async def _park(self, record: GameRecord) -> None:
         """A game whose clock cannot be handled stops being due (never loops)."""
-        await self.service.storage.claim_clock(
+        await self.sessions.storage.claim_clock(
             record.id, record.version, record.clock_stage, new_stage=record.clock_stage, due=None
         )
 
     async def _wake(self, record: GameRecord, now: datetime) -> tuple[bool, ClockNews | None]:
         """(claimed, news) for one due game."""
-        storage = self.service.storage
-        session = self.service.session_of(record)
+        storage = self.sessions.storage
+        session = self.sessions.of(record)
         waiting = [
             s for s in session.awaited if session.seat(s).user_id and not session.ai_plays(s)
         ]
@@ -179,7 +177,7 @@ class Absence:
         self, game_id: int, user_id: int, seat: Seat, round_: int, choice: Choice
     ) -> TakeoverTally:
         """A player's vote on an absent seat; applies the result once decided."""
-        session = await self.service.get(game_id)
+        session = await self.sessions.get(game_id)
         if session is None or session.record.status != "active":
             raise UserError("button.old_game")
         record = session.record
@@ -194,7 +192,7 @@ class Absence:
         voters = voters_for(session)
         if user_id not in voters:
             raise UserError("takeover.not_a_voter")
-        storage = self.service.storage
+        storage = self.sessions.storage
         question = f"takeover:{seat}:{round_}"
         votes = await storage.cast_vote(game_id, question, user_id, choice)
         decided = verdict(votes, voters)
@@ -203,7 +201,7 @@ class Absence:
                 replaced = await storage.replace_seat(game_id, record.version, seat, "away")
             except StaleVersion as exc:  # another voter's click decided it first
                 raise UserError("takeover.over") from exc
-            session = self.service.session_of(replaced)
+            session = self.sessions.of(replaced)
         elif decided == "wait":
             now = self.now()
             hours = record.clock_hours
@@ -217,15 +215,15 @@ class Absence:
             )
             if not won:
                 raise UserError("takeover.over")
-            session = await self.service.get(game_id) or session
+            session = await self.sessions.get(game_id) or session
         return TakeoverTally(session, seat, decided, votes, voters)
 
     async def take_back(self, session: Session, seat: Seat) -> Session:
         """An absent player acts: the seat is theirs again (the AI stops)."""
-        record = await self.service.storage.replace_seat(
+        record = await self.sessions.storage.replace_seat(
             session.id, session.record.version, seat, None
         )
-        return self.service.session_of(record)
+        return self.sessions.of(record)
 
     async def remove_player(
         self, channel_id: int, user_id: int, is_moderator: bool
@@ -234,7 +232,7 @@ class Absence:
         seat to the end and the player ranks last, for good."""
         if not is_moderator:
             raise UserError("game.remove_forbidden")
-        session = await self.service.require_session(channel_id)
+        session = await self.sessions.required(channel_id)
         if session.record.status != "active":
             raise UserError("game.not_started")
         seat = session.seat_of(user_id)
@@ -242,29 +240,29 @@ class Absence:
             raise UserError("game.not_in_this_game")
         if session.seat(seat).resigned or session.seat(seat).replaced == "removed":
             raise UserError("game.already_out")
-        record = await self.service.guard(
-            self.service.storage.replace_seat(session.id, session.record.version, seat, "removed")
+        record = await self.sessions.unless_stale(
+            self.sessions.storage.replace_seat(session.id, session.record.version, seat, "removed")
         )
-        return self.service.session_of(record), seat
+        return self.sessions.of(record), seat
 
     # ------------------------------------------------------------------ vacations
 
     async def pauses(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, list[Pause]]:
         found: dict[int, list[Pause]] = {}
-        for v in await self.service.storage.vacations(guild_id, user_ids):
+        for v in await self.sessions.storage.vacations(guild_id, user_ids):
             found.setdefault(v.user_id, []).append(
                 Pause(datetime.fromisoformat(v.starts_at), datetime.fromisoformat(v.ends_at))
             )
         return found
 
     async def vacation_days(self, guild_id: int) -> int:
-        stored = await self.service.storage.get_meta(f"vacation_days:{guild_id}")
+        stored = await self.sessions.storage.get_meta(f"vacation_days:{guild_id}")
         return DEFAULT_VACATION_DAYS if stored is None else int(stored)
 
     async def set_vacation_days(self, guild_id: int, days: int) -> None:
         if not 0 <= days <= MAX_VACATION_DAYS:
             raise UserError("settings.bad_vacation_days", max=MAX_VACATION_DAYS)
-        await self.service.storage.set_meta(f"vacation_days:{guild_id}", str(days))
+        await self.sessions.storage.set_meta(f"vacation_days:{guild_id}", str(days))
 
     async def days_used(self, guild_id: int, user_id: int, now: datetime) -> int:
         """Vacation days taken in the 30 days up to ``now`` (one ended early counts
@@ -291,7 +289,7 @@ class Absence:
         if not 1 <= days <= longest:
             raise UserError("vacation.window_full", count=longest, limit=limit)
         ends = now + timedelta(days=days)
-        await self.service.storage.add_vacation(
+        await self.sessions.storage.add_vacation(
             Vacation(guild_id, user_id, now.isoformat(), ends.isoformat())
         )
         return ends, vacations.days_left([*taken, Pause(now, ends)], ends, limit)
@@ -300,7 +298,7 @@ class Absence:
         """Back early: the clocks of the player's games are looked at again now
         (one may have been put to sleep until the planned end)."""
         now = now or self.now()
-        storage = self.service.storage
+        storage = self.sessions.storage
         if not await storage.end_vacation(guild_id, user_id, now.isoformat()):
             raise UserError("vacation.none")
         for record in await storage.open_games_of(guild_id, user_id):
@@ -316,7 +314,7 @@ class Absence:
     # ------------------------------------------------------------------ settings
 
     async def settings(self, user_id: int) -> UserSettings:
-        return await self.service.storage.user_settings(user_id)
+        return await self.sessions.storage.user_settings(user_id)
 
     async def change_settings(
         self,
@@ -333,5 +331,5 @@ class Absence:
             now.dm_turn if dm_turn is None else dm_turn,
             now.dm_reminders if dm_reminders is None else dm_reminders,
         )
-        await self.service.storage.set_user_settings(user_id, chosen)
+        await self.sessions.storage.set_user_settings(user_id, chosen)
         return chosen

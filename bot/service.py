@@ -13,12 +13,10 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from functools import lru_cache
 from typing import Any
 
-from bot import registry
 from bot.absence import Absence
 from bot.clocks import CLOCKS, DEFAULT_CLOCK
 from bot.cpu import INLINE, CpuPool
@@ -32,6 +30,7 @@ from bot.session import (
     result_rows,
     seating,
 )
+from bot.sessions import Sessions
 from bot.storage import ChannelBusy as StorageChannelBusy
 from bot.storage import GameRecord, MoveRecord, ReplyHook, Shards, StaleVersion, Storage
 from bot.undoing import Undoing, vote_hours
@@ -62,20 +61,6 @@ class Limits:
     lobby_hours: float = 48.0  # a lobby untouched this long closes (0 = never)
 
 
-@dataclass(frozen=True)
-class _Saved:
-    """A stored state, equal and hashed by (kind, game, version) only.
-
-    So an ``lru_cache`` can key on it: autocomplete reloads the same state
-    often, and a version never changes once written.
-    """
-
-    kind: str
-    game_id: int
-    version: int
-    data: Mapping[str, Any] = field(compare=False, hash=False)
-
-
 def cancel_asked_key(game_id: int) -> str:
     """The ``meta`` key holding when the players were last asked to cancel a game."""
     return f"cancel_asked:{game_id}"
@@ -104,6 +89,10 @@ def turns_of(rows: Sequence[MoveRecord]) -> list[Turn]:
 
 
 class GameService:
+    """The game actions (lobby, start, play, resign, cancel, AI seats), with
+    turn clocks and absences (:attr:`absence`) and undo (:attr:`undoing`)
+    beside it on the same :class:`~bot.sessions.Sessions`."""
+
     def __init__(
         self,
         storage: Storage,
@@ -111,65 +100,39 @@ class GameService:
         limits: Limits | None = None,
         cpu: CpuPool = INLINE,
     ) -> None:
+        self.sessions = Sessions(storage, games, cpu)
         self.storage = storage
         self.cpu = cpu  # where AI seats think (the bot's worker processes)
-        self.games = games if games is not None else registry.specs()
+        self.games = self.sessions.games
         self.limits = limits or Limits()
-        self._decode = lru_cache(maxsize=64)(self._decode_uncached)
-        self.absence = Absence(self)
-        self.undoing = Undoing(self)
+        self.absence = Absence(self.sessions)
+        self.undoing = Undoing(self.sessions)
 
     # ------------------------------------------------------------------ loading
 
     def forget_cached_states(self) -> None:
         """Drop loaded states (benchmarks measure the cold path with it)."""
-        self._decode.cache_clear()
-
-    def _decode_uncached(self, saved: _Saved) -> Any:
-        return self.games[saved.kind].engine.load(saved.data)
+        self.sessions.forget_cached_states()
 
     def spec(self, key: str) -> GameSpec:
-        spec = self.games.get(key)
-        if spec is None:
-            raise UserError("game.unknown_kind", game=key)
-        return spec
-
-    def _session(self, record: GameRecord) -> Session:
-        """The record with its state loaded; never raises: a game that cannot be
-        loaded comes back ``broken`` (and is logged) instead of locking anything."""
-        spec = self.games.get(record.kind)
-        if spec is None:
-            log.error("Game %s is of kind %r, which this bot does not host", record.id, record.kind)
-            return Session(record, None, None, broken="unknown_kind")
-        if record.state is None:
-            return Session(record, spec)
-        try:
-            state = self._decode(_Saved(record.kind, record.id, record.version, record.state))
-        except Exception:
-            log.exception("Game %s (version %s) cannot be loaded", record.id, record.version)
-            return Session(record, spec, None, broken="unreadable")
-        return Session(record, spec, state)
+        return self.sessions.spec(key)
 
     def session_of(self, record: GameRecord) -> Session:
-        return self._session(record)
+        return self.sessions.of(record)
 
     async def session_in(self, channel_id: int) -> Session | None:
-        record = await self.storage.active_game(channel_id)
-        return None if record is None else self._session(record)
+        return await self.sessions.in_channel(channel_id)
 
     async def require_session(self, channel_id: int) -> Session:
-        session = await self.session_in(channel_id)
-        if session is None:
-            raise UserError("game.none_here")
-        return session
+        return await self.sessions.required(channel_id)
 
     async def latest_in(self, channel_id: int) -> Session:
         """The channel's game: the open one, else the last finished or cancelled one
         (it stays visible until a new game starts there)."""
-        record = await self.storage.latest_game(channel_id)
-        if record is None:
-            raise UserError("game.none_here")
-        return self._session(record)
+        return await self.sessions.latest_in(channel_id)
+
+    async def get(self, game_id: int) -> Session | None:
+        return await self.sessions.get(game_id)
 
     async def history(self, session: Session) -> list[Turn]:
         """The move log as turns (public events only), in order."""
@@ -185,12 +148,10 @@ class GameService:
             raise UserError("lobby.only_creator_removes")
         if not 0 <= seat < len(record.seats) or not record.seats[seat].is_bot:
             raise UserError("lobby.not_a_bot", seat=seat + 1)
-        record = await self._guard(self.storage.remove_bot_seat(record.id, record.version, seat))
-        return self._session(record)
-
-    async def get(self, game_id: int) -> Session | None:
-        record = await self.storage.get_game(game_id)
-        return None if record is None else self._session(record)
+        record = await self.sessions.unless_stale(
+            self.storage.remove_bot_seat(record.id, record.version, seat)
+        )
+        return self.sessions.of(record)
 
     # ------------------------------------------------------------------ lobby
 
@@ -229,7 +190,7 @@ class GameService:
             record = await self.storage.add_seat(
                 record.id, record.version, None, f"🤖 {BOT_NAMES[index]}", True
             )
-        return self._session(record)
+        return self.sessions.of(record)
 
     async def check_create(
         self,
@@ -289,10 +250,10 @@ class GameService:
         if len(record.seats) >= session.engine.max_players:
             raise UserError("lobby.full", max=session.engine.max_players)
         await self._check_caps(record.guild_id, user_id, creating=False)
-        record = await self._guard(
+        record = await self.sessions.unless_stale(
             self.storage.add_seat(record.id, record.version, user_id, clean_name(name), False)
         )
-        return self._session(record)
+        return self.sessions.of(record)
 
     async def leave(self, channel_id: int, user_id: int) -> tuple[Session, bool]:
         """Leave a lobby. Returns (session, cancelled): the creator leaving closes it."""
@@ -303,10 +264,14 @@ class GameService:
         if session.seat_of(user_id) is None:
             raise UserError("game.not_a_player")
         if user_id == record.creator_id:
-            record = await self._guard(self.storage.cancel_game(record.id, record.version))
-            return self._session(record), True
-        record = await self._guard(self.storage.remove_seat(record.id, record.version, user_id))
-        return self._session(record), False
+            record = await self.sessions.unless_stale(
+                self.storage.cancel_game(record.id, record.version)
+            )
+            return self.sessions.of(record), True
+        record = await self.sessions.unless_stale(
+            self.storage.remove_seat(record.id, record.version, user_id)
+        )
+        return self.sessions.of(record), False
 
     async def start(self, channel_id: int, user_id: int, first: Seat | None = None) -> MoveReport:
         """Start the lobby; ``first`` (a lobby seat) plays first, else drawn from the seed."""
@@ -323,7 +288,7 @@ class GameService:
             raise UserError("lobby.no_such_seat", seat=first + 1, count=count)
         order = seating(record.seed, count, first)
         state = session.engine.new(count, record.seed, record.options)
-        record = await self._guard(
+        record = await self.sessions.unless_stale(
             self.storage.start_game(
                 record.id,
                 record.version,
@@ -332,7 +297,7 @@ class GameService:
                 reply_hook=REPLY_HOOK.get(),
             )
         )
-        return MoveReport(session, self._session(record), ())
+        return MoveReport(session, self.sessions.of(record), ())
 
     async def cancel(self, channel_id: int, user_id: int, is_admin: bool) -> Session:
         """Cancel from the record alone (a broken game too). A lobby: its creator
@@ -346,8 +311,10 @@ class GameService:
             raise UserError("game.cancel_needs_vote")
         else:
             raise UserError("game.cancel_forbidden")
-        record = await self._guard(self.storage.cancel_game(session.id, session.record.version))
-        return self._session(record)
+        record = await self.sessions.unless_stale(
+            self.storage.cancel_game(session.id, session.record.version)
+        )
+        return self.sessions.of(record)
 
     async def cancel_by_id(self, guild_id: int, game_id: int, is_moderator: bool) -> Session:
         """A server moderator cancels any open game of the server, from anywhere."""
@@ -360,8 +327,10 @@ class GameService:
             or record.status not in ("lobby", "active")
         ):
             raise UserError("game.no_such_game", id=game_id)
-        record = await self._guard(self.storage.cancel_game(record.id, record.version))
-        return self._session(record)
+        record = await self.sessions.unless_stale(
+            self.storage.cancel_game(record.id, record.version)
+        )
+        return self.sessions.of(record)
 
     async def vote_cancel(self, channel_id: int, user_id: int, game_id: int) -> CancelVote:
         """A player agrees to cancel the running game; when every human still in
@@ -385,7 +354,7 @@ class GameService:
             if now is None or now.status != "cancelled":
                 raise UserError("game.stale") from None
             record = now
-        return CancelVote(self._session(record), cancelled=True, waiting=())
+        return CancelVote(self.sessions.of(record), cancelled=True, waiting=())
 
     async def propose_cancel(self, channel_id: int, user_id: int, now: datetime) -> CancelVote:
         """/game cancel from a player of the running game: his agreement, and the
@@ -525,13 +494,13 @@ class GameService:
         storage, game, version = self.storage, session.id, session.record.version
         if not ends:
             record = await storage.resign_seat(game, version, seat, state)
-            return MoveReport(session, self._session(record), ())
+            return MoveReport(session, self.sessions.of(record), ())
         if counts_when_cut_short(session):
             results = result_rows(seats, None)
             record = await storage.resign_seat(game, version, seat, state, results)
-            return MoveReport(session, self._session(record), (), ended=True)
+            return MoveReport(session, self.sessions.of(record), (), ended=True)
         record = await storage.resign_seat(game, version, seat, state, cancel=True)
-        return MoveReport(session, self._session(record), (), ended=True, void=True)
+        return MoveReport(session, self.sessions.of(record), (), ended=True, void=True)
 
     async def advance(self, session: Session) -> MoveReport:
         """Let AI seats (bots, resigned players) play until a human must act.
@@ -568,7 +537,7 @@ class GameService:
         for record in await self.storage.idle_lobbies(before, shards=shards):
             try:
                 record = await self.storage.cancel_game(record.id, record.version)
-                closed.append(self._session(record))
+                closed.append(self.sessions.of(record))
             except StaleVersion:
                 continue  # someone joined just now: it is not idle
             except Exception:
@@ -622,15 +591,3 @@ class GameService:
             reply_hook=REPLY_HOOK.get(),
         )
         return Session(record, session.spec, step.state)
-
-    async def guard(self, operation: Any) -> GameRecord:
-        return await self._guard(operation)
-
-    @staticmethod
-    async def _guard(operation: Any) -> GameRecord:
-        """Await a versioned write; a lost race becomes the user-facing 'stale'."""
-        try:
-            record: GameRecord = await operation
-        except StaleVersion as exc:
-            raise UserError("game.stale") from exc
-        return record

@@ -10,18 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bot.errors import UserError
 from bot.names import md
 from bot.replay import Row, replay
 from bot.session import Session
+from bot.sessions import Sessions
 from bot.storage import MoveRecord
 from bot.undo import Judgement, judge
 from games.contract import Game, Seat
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 NO_CLOCK_VOTE_HOURS = 24.0  # how long the others have to agree when the game has no clock
 
@@ -108,8 +106,8 @@ def _judged(
 
 
 class Undoing:
-    def __init__(self, service: GameService) -> None:
-        self.service = service
+    def __init__(self, sessions: Sessions) -> None:
+        self.sessions = sessions
 
     async def plan(self, session: Session, user_id: int) -> UndoPlan:
         """The caller's last command and its verdict; refusals raise UserError."""
@@ -122,7 +120,7 @@ class Undoing:
             raise UserError("game.not_a_player")
         if session.ai_plays(seat):
             raise UserError("game.you_resigned")
-        counting = [m for m in await self.service.storage.moves(session.id) if m.counts]
+        counting = [m for m in await self.sessions.storage.moves(session.id) if m.counts]
         mine = [i for i, m in enumerate(counting) if m.seat == seat]
         if not mine:
             raise UserError("undo.nothing")
@@ -133,7 +131,7 @@ class Undoing:
         ai_seats = {s.seat for s in record.seats if s.ai_played}
 
         # CPU-bound (a replay from the seed, then the twins): in the worker pool.
-        before, verdict = await self.service.cpu.run(
+        before, verdict = await self.sessions.cpu.run(
             _judged,
             engine,
             len(record.seats),
@@ -153,12 +151,12 @@ class Undoing:
     async def apply(self, plan: UndoPlan) -> Session:
         session = plan.session
         state = session.engine.dump(plan.before)
-        record = await self.service.guard(
-            self.service.storage.record_undo(
+        record = await self.sessions.unless_stale(
+            self.sessions.storage.record_undo(
                 session.id, session.record.version, plan.seat, plan.rows[0].ply, state
             )
         )
-        return self.service.session_of(record)
+        return self.sessions.of(record)
 
     def voters(self, plan: UndoPlan) -> tuple[int, ...]:
         """Every other human still in play."""
@@ -172,7 +170,7 @@ class Undoing:
         """Undo at once when free (or nobody else to ask); else open the vote,
         the caller's own agreement counted. While his request is open, asking
         again is refused (privately): the others were asked once."""
-        session = await self.service.require_session(channel_id)
+        session = await self.sessions.required(channel_id)
         await self._refuse_if_pending(session, user_id, now)
         plan = await self.plan(session, user_id)
         others = self.voters(plan)
@@ -180,7 +178,7 @@ class Undoing:
             return UndoOutcome(plan, await self.apply(plan))
         asked_at = int(now.timestamp())
         question = self.question(plan, asked_at)
-        storage = self.service.storage
+        storage = self.sessions.storage
         await storage.cast_vote(session.id, question, user_id, "yes")
         await storage.set_meta(asked_key(session.id, plan.seat), question)
         return UndoOutcome(plan, None, asked=others, asked_at=asked_at)
@@ -191,7 +189,7 @@ class Undoing:
         seat = session.seat_of(user_id)
         if seat is None or session.record.status != "active":
             return  # plan() says what is wrong
-        storage = self.service.storage
+        storage = self.sessions.storage
         question = await storage.get_meta(asked_key(session.id, seat))
         if question is None:
             return
@@ -221,7 +219,7 @@ class Undoing:
         now: datetime,
     ) -> UndoOutcome:
         """Another player answers ``seat``'s request; all must agree within the clock."""
-        session = await self.service.get(game_id)
+        session = await self.sessions.get(game_id)
         if session is None or session.record.status != "active":
             raise UserError("button.old_game")
         if session.record.version != version or not 0 <= seat < len(session.record.seats):
@@ -237,7 +235,7 @@ class Undoing:
         if user_id not in others:
             raise UserError("undo.not_a_voter")
         question = self.question(plan, asked_at)
-        votes = await self.service.storage.cast_vote(
+        votes = await self.sessions.storage.cast_vote(
             game_id, question, user_id, "yes" if agree else "no"
         )
         if not agree:
