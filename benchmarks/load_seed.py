@@ -60,7 +60,7 @@ def whole_turn(state: Any, seat: int, rng: random.Random) -> tuple[str, Any]:
         state = step.state
         if step.ends_turn or seat not in GAME.to_act(state):
             break
-    return GAME.separator.join(GAME.format_move(m) for m in moves), state
+    return GAME.format_command(moves), state
 
 
 async def start_game(

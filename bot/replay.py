@@ -1,7 +1,7 @@
 """Rebuild a game from its move log.
 
 The service stores one row per command: the seat that sent it and its
-notation (the game's ``separator`` joining each atomic move's
+notation (the game's ``join_moves`` joining each atomic move's
 ``format_move``). Engines are pure and all randomness lives in the state, so
 the start state (``engine.new(players, seed, options)``) and the rows give
 back every state the game went through, exactly. Discord-free and

@@ -432,8 +432,8 @@ class GameService:
             engine = session.engine
             moves = engine.parse(session.state, seat, text)
             step = play_all(engine, session.state, seat, moves)
-            # The game's own separator, so the stored line parses back (replays).
-            notation = engine.separator.join(engine.format_move(m) for m in moves)
+            # As the game writes a command, so the stored line parses back (replays).
+            notation = engine.format_command(moves)
             try:
                 after = await self._record(session, seat, notation, step)
             except StaleVersion:

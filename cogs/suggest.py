@@ -53,8 +53,8 @@ def suggested_turn(session: Session, seat: Seat, words: Any) -> tuple[str, str] 
     moves = turn_suggestion(engine, session.spec.bot, session.state, seat, seeds, VALUE_LIMIT)
     if not moves:
         return None
-    value = engine.separator.join(engine.format_move(m) for m in moves)
-    return shorten("★ " + engine.separator.join(words(m) for m in moves)), value
+    value = engine.format_command(moves)
+    return shorten("★ " + engine.join_moves([words(m) for m in moves])), value
 
 
 def shorten(label: str) -> str:

@@ -240,9 +240,6 @@ class Game(ABC, Generic[StateT, MoveT]):
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...] = ()
-    # How autocomplete joins the moves of one command; ``parse`` must read it.
-    # A game whose moves take optional words (Sahwari's ``skip [KIND]``) needs "; ".
-    separator: str = " "
 
     @abstractmethod
     def new(self, players: int, seed: int, options: Mapping[str, str] | None = None) -> StateT:
@@ -281,6 +278,17 @@ class Game(ABC, Generic[StateT, MoveT]):
     @abstractmethod
     def format_move(self, move: MoveT) -> str:
         """The notation of one atomic move; ``parse`` accepts it back."""
+
+    def join_moves(self, parts: Sequence[str]) -> str:
+        """One command made of several moves, each already written out (their
+        notation, or the reader's words for a suggestion's label), the way
+        ``parse`` reads it back: one after the other (``orange F7 white G8``) by
+        default; a game whose moves take optional words joins them otherwise."""
+        return " ".join(parts)
+
+    def format_command(self, moves: Sequence[MoveT]) -> str:
+        """The notation of several moves as one command ``parse`` reads back."""
+        return self.join_moves([self.format_move(m) for m in moves])
 
     def move_words(self, move: MoveT) -> Term | None:
         """The move in the reader's words (``blanc F7``), if they differ from the

@@ -59,7 +59,6 @@ def complete(
     prefix: list[tuple[str, str]] = []  # (notation, words) of whole moves typed
     scratch = state
     rest = typed.lstrip()
-    sep = game.separator
     # Peel off complete leading moves (followed by a separator) one by one.
     while legal := game.legal_moves(scratch, seat):
         lowered = rest.lower()
@@ -83,10 +82,10 @@ def complete(
             # What may follow depends on what the move shows: offer the
             # command up to it, and nothing after it, whatever was typed.
             notation, words = forms(move)
-            command = sep.join((*(n for n, _ in prefix), notation))
+            command = game.join_moves([*(n for n, _ in prefix), notation])
             if not parses(game, state, seat, command):
                 return []
-            label = sep.join((*(w for _, w in prefix), words))
+            label = game.join_moves([*(w for _, w in prefix), words])
             return [Suggestion(label, command, game.move_hint(scratch, seat, move))]
         if seat not in game.to_act(step.state) or step.ends_turn:
             break
@@ -99,16 +98,16 @@ def complete(
         notation, words = forms(move)
         if not needle or needle in _norm(notation) or needle in _norm(words):
             matching.append((move, notation, words))
-    head_notation = sep.join(n for n, _ in prefix)
-    head_words = sep.join(w for _, w in prefix)
+    head_notation = game.join_moves([n for n, _ in prefix])
+    head_words = game.join_moves([w for _, w in prefix])
     out: list[Suggestion] = []
     for move, notation, words in _spread(matching, limit):
-        command = sep.join((*(n for n, _ in prefix), notation))
+        command = game.join_moves([*(n for n, _ in prefix), notation])
         if prefix and not parses(game, state, seat, command):
             continue  # the game ends a command there (e.g. after a reveal)
         out.append(
             Suggestion(
-                label=sep.join((*(w for _, w in prefix), words)),
+                label=game.join_moves([*(w for _, w in prefix), words]),
                 command=command,
                 hint=game.move_hint(scratch, seat, move),
             )
@@ -155,7 +154,7 @@ def turn_suggestion(
     least two moves fit: a single move is among the plain suggestions."""
     moves = list(whole_turn(game, bot, state, seat, seeds))
     while len(moves) >= 2:
-        command = game.separator.join(game.format_move(m) for m in moves)
+        command = game.format_command(moves)
         if len(command) <= max_chars and parses(game, state, seat, command):
             return tuple(moves)
         moves.pop()  # too long, or the game ends a command earlier (a card deal)

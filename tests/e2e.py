@@ -230,4 +230,4 @@ def first_moves_command(state: Any, seat: int) -> str:
         placed.append(DESERT.format_move(move))
         state = step.state
         if step.ends_turn or DESERT.outcome(state) is not None:
-            return DESERT.separator.join(placed)
+            return DESERT.join_moves(placed)

@@ -289,17 +289,16 @@ def typed_prefixes(engine: Any, state: Any, seat: int) -> list[str]:
     command of one or two whole moves (a sample of them) with the separator
     after it, asking for what may follow. The second moves are those legal
     on the real state: exactly what a leak would show."""
-    sep = engine.separator
     typed = [""]
     for first in spread(engine.legal_moves(state, seat), FIRST_MOVES):
         text = engine.format_move(first)
-        typed += [text[:2], text + sep]
+        typed += [text[:2], engine.join_moves([text, ""])]
         try:
             after = engine.play(state, seat, first).state
         except MoveError:
             continue
         for second in spread(engine.legal_moves(after, seat), SECOND_MOVES):
-            typed.append(text + sep + engine.format_move(second) + sep)
+            typed.append(engine.join_moves([text, engine.format_move(second), ""]))
     return typed
 
 

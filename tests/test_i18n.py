@@ -127,9 +127,8 @@ def test_a_missing_key_returns_its_default_verbatim() -> None:
 
 
 def test_an_engine_error_echoing_the_players_input_is_shown_as_typed() -> None:
-    from games.contract import InvalidMove
-
     from bot.errors import refusal
+    from games.contract import InvalidMove
 
     typed = "{0.__class__} {text} }{"
     error = InvalidMove(f"Cannot read '{typed}'", text=typed)  # no catalogue key

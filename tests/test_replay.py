@@ -91,7 +91,9 @@ def test_whole_turns_sent_as_one_command_replay_too(key: str) -> None:
     for number, row in enumerate(game.rows):
         before = game.states[number]
         if open_turn and rows[-1].seat == row.seat:
-            joined = replace(rows[-1], notation=rows[-1].notation + engine.separator + row.notation)
+            joined = replace(
+                rows[-1], notation=engine.join_moves([rows[-1].notation, row.notation])
+            )
             start = kept[-2]
             try:  # the service stores only what parse accepts
                 engine.parse(start, row.seat, joined.notation)
@@ -117,9 +119,7 @@ def test_states_after_gives_each_rows_moves_and_step() -> None:
     out = list(states_after(engine, game.states[0], game.rows[:12]))
     assert len(out) == 12
     for number, (moves, step) in enumerate(out):
-        assert engine.separator.join(engine.format_move(m) for m in moves) == (
-            game.rows[number].notation
-        )
+        assert engine.format_command(moves) == (game.rows[number].notation)
         assert engine.dump(step.state) == engine.dump(game.states[number + 1])
         assert step.ends_turn == game.ends[number]
 

@@ -420,7 +420,7 @@ async def test_a_chained_command_is_stored_in_notation_that_parses_back(
     service: GameService, storage: Storage
 ) -> None:
     """The moves table is the replay record: a command of several steps is stored
-    joined with the game's separator (Sahwari's steps take optional words, so
+    joined as the game writes a command (Sahwari's steps take optional words, so
     spaces would not split them back)."""
     await lobby(service, 0, BOB, game="sahwari")
     session = (await service.start(CHANNEL, ALICE)).after

@@ -568,7 +568,9 @@ class Peek(Game[PeekState, str]):
     key = "peek"
     min_players = 2
     max_players = 4
-    separator = "; "
+
+    def join_moves(self, parts: Sequence[str]) -> str:
+        return "; ".join(parts)
 
     def new(self, players: int, seed: int, options: Mapping[str, str] | None = None) -> PeekState:
         deck, _ = Rng.from_seed(seed).shuffled(CARDS)

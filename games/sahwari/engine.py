@@ -9,7 +9,7 @@ gives views, results and secrets-safe twins (``resample``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -72,7 +72,6 @@ class SahwariGame(Game[SahwariState, Move]):
     min_players = 2
     max_players = 4
     options = OPTIONS
-    separator = "; "  # steps take optional words (`skip [KIND]`), so `;` splits them
 
     # ------------------------------------------------------------------ setup
 
@@ -259,6 +258,10 @@ class SahwariGame(Game[SahwariState, Move]):
 
     def format_move(self, move: Move) -> str:
         return notation.format_move(move)
+
+    def join_moves(self, parts: Sequence[str]) -> str:
+        """Steps take optional words (``skip [KIND]``), so ``;`` splits them."""
+        return "; ".join(parts)
 
     def move_words(self, move: Move) -> Term:
         """The step in French words too (``aller N``, ``prendre recrue``): the

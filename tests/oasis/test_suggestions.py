@@ -4,6 +4,8 @@ piece by piece): a move whose notation starts another's (``o D4`` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from games.oasis.engine import GAME, OasisGame
 from games.oasis.model import NOCLAIM, Tile
 from games.suggestions import complete
@@ -35,10 +37,11 @@ def test_offers_are_suggested_with_their_cards() -> None:
 class SemicolonOasis(OasisGame):
     """Oasis joining a command's moves with "; " (its parser reads both)."""
 
-    separator = "; "
+    def join_moves(self, parts: Sequence[str]) -> str:
+        return "; ".join(parts)
 
 
-def test_a_game_separator_joins_the_moves_autocomplete_offers() -> None:
+def test_a_game_joins_the_moves_autocomplete_offers_its_own_way() -> None:
     game = SemicolonOasis()
     s, me = at_placement(pending=(2, 0, 0, 0), tiles={"o": "C4"})
     found = complete(game, s, me, "o D4 noclaim; ")
