@@ -14,7 +14,7 @@ from typing import Any
 from bot.errors import UserError
 from bot.names import md
 from bot.storage import GameRecord, ResultRow, SeatRecord, results_for
-from games.contract import Decision, Event, GameSpec, Outcome, Seat
+from games.contract import Decision, Event, Game, GameSpec, Outcome, Seat
 from games.rng import Rng, derive_seed
 
 
@@ -53,7 +53,8 @@ class Session:
         return self.record.lang
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> Game[Any, Any]:
+        """The game's rules (its states and moves are opaque to the platform)."""
         return self.spec.engine
 
     @property
