@@ -29,7 +29,6 @@ from bot import registry
 from bot.service import GameService
 from bot.session import Session
 from bot.storage import open_storage
-from cogs.play import game_cog_class
 from cogs.suggest import move_choices
 from games.contract import GameSpec, bot_move
 
@@ -94,7 +93,7 @@ def bench_legal_moves(spec: GameSpec) -> list[Figure]:
 
 def bench_render(spec: GameSpec, repeat: int) -> list[Figure]:
     engine = spec.engine
-    renderer = game_cog_class(spec.extension, spec.key).renderer
+    renderer = spec.load_picture()
     players = engine.max_players
     states = states_of_a_game(spec, players, 7)
     view = engine.view(states[len(states) // 2], None)

@@ -20,7 +20,6 @@ from bot.replay import Row, replay
 from bot.service import GameService, Limits
 from bot.storage import open_storage
 from bot.undo import judge
-from cogs.play import game_cog_class
 from games.contract import GameSpec, bot_move
 from games.rng import derive_seed
 from render.replay import MAX_BYTES, animate, sample_indices
@@ -91,7 +90,7 @@ def bench_replay_gif(spec: GameSpec) -> list[Figure]:
         turn_ends.append(len(rows))
     chosen = [turn_ends[i] for i in sample_indices(len(turn_ends), MAX_FRAMES)]
     names = [f"P{seat + 1}" for seat in range(players)]
-    draw = game_cog_class(spec.extension, spec.key).renderer.board
+    draw = spec.load_picture().board
     frames = [draw(engine.view(states[i], None), names, "en", ()) for i in chosen]
     gif = animate(frames, limit=MAX_FRAMES)
     seconds = time.perf_counter() - start

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n, registry
+from bot.boards import Boards
 from bot.config import Config, shards_of
 from bot.cpu import CpuPool
 from bot.errors import refusal
@@ -28,7 +29,7 @@ from bot.translator import CommandTranslator
 
 log = logging.getLogger(__name__)
 
-# The platform's own cogs; each registered game adds its own extension.
+# The platform's own cogs; each registered game adds its commands (``GameSpec.commands``).
 PLATFORM_EXTENSIONS = (
     "cogs.lobby",
     "cogs.background",
@@ -39,7 +40,7 @@ PLATFORM_EXTENSIONS = (
 
 
 def extensions() -> tuple[str, ...]:
-    return (*PLATFORM_EXTENSIONS, *(spec.extension for spec in registry.specs().values()))
+    return (*PLATFORM_EXTENSIONS, *(spec.commands for spec in registry.specs().values()))
 
 
 def point_at_api(config: Config) -> None:
@@ -159,6 +160,7 @@ class Caravanserai(commands.AutoShardedBot):
         self.config = config
         self._storage: Storage | None = None
         self._service: GameService | None = None
+        self._boards: Boards | None = None
         self.cpu = CpuPool(config.cpu_workers, config.extra_games)
         self._loop_objects = False  # discord.py's asyncio objects exist (see close)
         # This process among several on one database: the holder of its leases.
@@ -175,8 +177,15 @@ class Caravanserai(commands.AutoShardedBot):
         assert self._service is not None, "service is created in setup_hook"
         return self._service
 
+    @property
+    def boards(self) -> Boards:
+        """This bot's board images: the games' pictures, drawn in its CPU pool."""
+        assert self._boards is not None, "boards are made in setup_hook"
+        return self._boards
+
     async def setup_hook(self) -> None:
         await self.load_commands()
+        self._boards = Boards.of_games(registry.specs(), self.cpu)
         await self.cpu.start()
         self._storage = await self.open_database()
         limits = Limits(

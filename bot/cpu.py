@@ -7,7 +7,7 @@ would still share one core (the GIL). A process pool sized to the machine
 core. ``CPU_WORKERS=0`` runs the work on the event loop itself: no extra
 processes, for tests and for the benchmark that measures what the pool buys.
 
-What is sent to a worker is pickled: renderers, engines, states, views and
+What is sent to a worker is pickled: pictures, engines, states, views and
 moves are plain objects, and functions are sent by reference (a worker
 imports their module on first use).
 """

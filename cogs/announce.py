@@ -32,6 +32,7 @@ from bot import i18n
 from bot.service import GameService, turns_of
 from bot.session import Session
 from bot.storage import MoveRecord, ReplyHook, Unannounced
+from cogs.boards import boards_of
 from cogs.buttons import turn_view
 from cogs.flow import after_post, send_final_chart, tell_parent_result, tell_parent_started
 from cogs.lobby_text import seat_lines
@@ -83,7 +84,8 @@ async def post_since_last_post(
     rows = await service.storage.moves(session.id, since_version=record.posted_version)
     lines = [*head, *(start_lines(session) if started else [])]
     lines += turn_lines(session, turns_of(whole_turns(rows)), lang)
-    message = await game_message(session, lines, lang, view=turn_view(session))
+    boards = boards_of(client)
+    message = await game_message(session, lines, lang, boards=boards, view=turn_view(session))
     channel = client.get_partial_messageable(record.channel_id)
     try:
         posted = await post_to_channel(channel, message)

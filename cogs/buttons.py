@@ -12,6 +12,7 @@ game of the server and channel it is clicked in (``game_here``,
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -264,15 +265,19 @@ async def play_picked(
     await flow.answer(interaction, service, report)
 
 
-# A game's cog may name moves worth a button of their own on the turn post
-# (Nomadi: buy / refuse, reroll / pay); see GameCog.quick_moves.
 QuickMoves = Callable[[Session], Sequence[Any]]
-_QUICK_MOVES: dict[str, QuickMoves] = {}
 MAX_QUICK = 4  # one row of five buttons, "Your move" included
 
 
-def register_quick_moves(key: str, quick_moves: QuickMoves) -> None:
-    _QUICK_MOVES[key] = quick_moves
+def quick_moves(session: Session) -> Sequence[Any]:
+    """The moves worth a button of their own on the turn post (Nomadi: buy /
+    refuse, reroll / pay): the game's commands module names them with a
+    ``quick_moves(session)`` function, if it has one; the "Your move" picker
+    and /<game> move do the rest. Found from the session's spec, so no table
+    is filled when a cog loads."""
+    commands = importlib.import_module(session.spec.commands)
+    offered: QuickMoves | None = getattr(commands, "quick_moves", None)
+    return () if offered is None else offered(session)
 
 
 def turn_view(session: Session) -> discord.ui.View | None:
@@ -284,8 +289,7 @@ def turn_view(session: Session) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     engine = session.engine
-    quick = _QUICK_MOVES.get(session.key)
-    for move in (quick(session) if quick is not None else ())[:MAX_QUICK]:
+    for move in quick_moves(session)[:MAX_QUICK]:
         notation = engine.format_move(move)
         words = engine.move_words(move)
         label = notation if words is None else i18n.term(session.lang, words)

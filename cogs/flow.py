@@ -17,7 +17,7 @@ import discord
 from bot import i18n
 from bot.service import GameService
 from bot.session import MoveReport, Session, iter_mentions
-from cogs.boards import board_file
+from cogs.boards import board_file, boards_of
 from cogs.buttons import turn_view
 from cogs.chart import final_chart
 from cogs.replies import (
@@ -60,7 +60,7 @@ async def answer_step(interaction: discord.Interaction, report: MoveReport) -> N
     lines += [
         i18n.translate(locale, d.key, d.params) for d in session.decisions if d.seat == turn.seat
     ]
-    file = await board_file(session, turn.seat, locale)
+    file = await board_file(boards_of(interaction.client), session, turn.seat, locale)
     embed = discord.Embed(title=i18n.t(locale, "game.step_title"), colour=EMBED_COLOUR)
     embed.set_image(url="attachment://board.png")
     # The same buttons as a turn post, so the next step is one click away too.
@@ -89,7 +89,8 @@ async def publish(
         lines = [*head, *turn_lines(ai.after, turns, locale)]
         # Seats acting at once: another move may have landed meanwhile; show the newest board.
         now = await service.get(ai.after.id) or ai.after
-        message = await game_message(now, lines, locale, view=turn_view(now))
+        boards = boards_of(interaction.client)
+        message = await game_message(now, lines, locale, boards=boards, view=turn_view(now))
         channel = interaction.client.get_partial_messageable(now.record.channel_id)
         posted = await post_answer(interaction, channel, message)
         await after_post(interaction.client, service, now, posted)
@@ -120,7 +121,8 @@ async def post_ai_turns(client: discord.Client, service: GameService, session: S
         return False
     after, lang = report.after, report.after.lang
     lines = turn_lines(after, report.turns, lang)
-    message = await game_message(after, lines, lang, view=turn_view(after))
+    boards = boards_of(client)
+    message = await game_message(after, lines, lang, boards=boards, view=turn_view(after))
     channel = client.get_partial_messageable(after.record.channel_id)
     posted = await post_to_channel(channel, message)
     await after_post(client, service, after, posted)

@@ -11,9 +11,9 @@ from discord.ext import commands
 from bot import i18n, registry
 from bot.errors import UserError
 from bot.translator import cmd
-from cogs import history  # noqa: F401 — registers the history pager (its buttons are here)
+from cogs.history import HistoryPages
 from cogs.lobby import game_choices
-from cogs.pager import DYNAMIC_ITEMS, PageContent, clamp, register_pager, send_pages
+from cogs.pager import PageButton, PageContent, clamp, send_pages
 from cogs.replies import EMBED_COLOUR
 from games import catalogue, rules_pages
 
@@ -38,7 +38,19 @@ async def rules_page(
     return PageContent(text=pages[page - 1], page=page, pages=len(pages))
 
 
-register_pager("rules", rules_page)
+class RulesPages(PageButton, kind="rules"):
+    """The buttons of /rules (``args``: the game's key and the language)."""
+
+    @classmethod
+    async def build(
+        cls, interaction: discord.Interaction, args: tuple[str, ...], page: int
+    ) -> PageContent:
+        return await rules_page(interaction, args, page)
+
+
+# The paged replies' buttons (/rules, /game history), routed by their custom_id
+# even on messages sent before a restart.
+PAGED_REPLIES = (RulesPages, HistoryPages)
 
 
 class Help(commands.Cog):
@@ -46,12 +58,10 @@ class Help(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        # The pager's buttons (/rules, /game history), routed by their custom_id
-        # even on messages sent before a restart.
-        self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.add_dynamic_items(*PAGED_REPLIES)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*DYNAMIC_ITEMS)
+        self.bot.remove_dynamic_items(*PAGED_REPLIES)
 
     @app_commands.command(
         name=cmd("help", "cmd.help.name"),
@@ -84,7 +94,7 @@ class Help(commands.Cog):
     @app_commands.choices(game=game_choices())
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         lang = i18n.language(interaction.locale)
-        await send_pages(interaction, "rules", (game.value, lang))
+        await send_pages(interaction, RulesPages, (game.value, lang))
 
 
 async def setup(bot: Caravanserai) -> None:

@@ -3,12 +3,12 @@
 ``/game history`` lists the move log, one line per stored row numbered by
 ply: who sent it, its notation and when; an undo row says what it took back
 and the rows taken back are struck through. Fifteen rows a page, the newest
-page first, with the pager's buttons (:mod:`cogs.pager`); the whole log is
+page first, with the pager's buttons (:class:`HistoryPages`); the whole log is
 attached once as plain text, told turn by turn from the public events.
 
 ``/game replay`` rebuilds a finished game from the rows that count
 (:mod:`bot.replay`), draws the spectator's board after each turn with the
-game's renderer and animates them (:mod:`render.replay`), off the event loop.
+game's picture and animates them (:mod:`render.replay`), off the event loop.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Any
 import discord
 
 from bot import i18n
+from bot.boards import seat_tags
 from bot.errors import UserError
 from bot.names import md
 from bot.replay import ReplayError, Row, replay
@@ -30,11 +31,12 @@ from bot.service import GameService, turns_of
 from bot.session import Session
 from bot.storage import MoveRecord, SeatRecord
 from bot.timeline import turn_ends
-from cogs.boards import Renderer, renderer, seat_tags
+from cogs.boards import boards_of
 from cogs.buttons import game_of_this_channel, service_of
-from cogs.pager import PageContent, clamp, newest_first, page_count, register_pager, send_pages
+from cogs.pager import PageButton, PageContent, clamp, newest_first, page_count, send_pages
 from cogs.replies import EMBED_COLOUR, final_summary, title, turn_lines
 from cogs.visibility import can_see
+from games.contract import Picture
 from render.replay import animate, sample_indices
 
 log = logging.getLogger(__name__)
@@ -178,26 +180,28 @@ async def history_reply(
     turns = turns_of(moves)  # the rows just read, as turns
     await send_pages(
         interaction,
-        "history",
+        HistoryPages,
         (str(session.id),),
         content=history_page(session, moves, locale, 1),
         file=history_file(session, turns, locale),
     )
 
 
-async def _history_builder(
-    interaction: discord.Interaction, args: tuple[str, ...], page: int
-) -> PageContent:
-    """A page asked for with the buttons: rebuilt from the database, for a game
-    of the channel the buttons are in."""
-    if not args or not args[0].isdigit():
-        raise UserError("pager.gone")
-    session = await game_of_this_channel(interaction, int(args[0]))
-    moves = await service_of(interaction).storage.moves(session.id)
-    return history_page(session, moves, interaction.locale, page)
+class HistoryPages(PageButton, kind="history"):
+    """The buttons of /game history (``args``: the game's id)."""
 
+    @classmethod
+    async def build(
+        cls, interaction: discord.Interaction, args: tuple[str, ...], page: int
+    ) -> PageContent:
+        """A page asked for with the buttons: rebuilt from the database, for a game
+        of the channel the buttons are in."""
+        if not args or not args[0].isdigit():
+            raise UserError("pager.gone")
+        session = await game_of_this_channel(interaction, int(args[0]))
+        moves = await service_of(interaction).storage.moves(session.id)
+        return history_page(session, moves, interaction.locale, page)
 
-register_pager("history", _history_builder)
 
 # --------------------------------------------------------------------------- /game replay
 
@@ -215,7 +219,7 @@ def frame_indices(rows: Sequence[MoveRecord]) -> list[int]:
 
 
 def replay_frames(
-    draw: Renderer,
+    draw: Picture,
     session: Session,
     rows: Sequence[MoveRecord],
     lang: str,
@@ -223,7 +227,7 @@ def replay_frames(
 ) -> list[bytes]:
     """The spectator's boards (PNG) of the game's turns, drawn by ``draw``, at most
     ``limit`` of them spread evenly (the start and the end always). CPU work: run
-    it in the worker pool (which has no cogs: the renderer is passed along).
+    it in the worker pool (the game's picture is passed along).
 
     Raises :class:`ReplayError` if the log no longer replays.
     """
@@ -242,7 +246,7 @@ def replay_frames(
     return [draw.board(engine.view(states[i], None), names, lang, tags) for i in picked]
 
 
-def replay_gif(draw: Renderer, session: Session, rows: Sequence[MoveRecord], lang: str) -> bytes:
+def replay_gif(draw: Picture, session: Session, rows: Sequence[MoveRecord], lang: str) -> bytes:
     """The replay as an animated GIF under Discord's attachment limit."""
     return animate(replay_frames(draw, session, rows, lang), limit=FRAME_LIMIT)
 
@@ -279,7 +283,7 @@ async def replay_reply(
     await interaction.response.defer(thinking=True)
     try:
         async with _drawing:
-            draw, lang = renderer(session.key), i18n.language(locale)
+            draw, lang = boards_of(interaction.client).picture(session.key), i18n.language(locale)
             gif = await service.cpu.run(replay_gif, draw, session, rows, lang)
     except (ReplayError, ValueError):
         log.exception("Game %s cannot be replayed", session.id)

@@ -433,7 +433,7 @@ class Lobby(commands.Cog):
         head = self._status_head(session, locale)
         if session.record.status == "finished":
             head += await self._why_it_ended(session, locale)
-        message = await game_message(session, head, locale, with_board=False)
+        message = await game_message(session, head, locale, boards=None)
         await interaction.response.send_message(
             message.content,
             embed=message.embed,
@@ -488,7 +488,7 @@ class Lobby(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         # A player who resigned or was removed sees what a spectator sees.
         seat = session.private_seat(interaction.user.id)
-        file = await board_file(session, seat, interaction.locale)
+        file = await board_file(self.bot.boards, session, seat, interaction.locale)
         embed = discord.Embed(
             title=i18n.t(
                 interaction.locale,
@@ -515,7 +515,7 @@ class Lobby(commands.Cog):
         lines = [describe(line, locale) for line in session.hand(seat)]
         text = "\n".join(lines) or i18n.t(locale, "game.hand_empty")
         await interaction.response.defer(ephemeral=True, thinking=True)
-        file = await hand_file(session, seat, locale)
+        file = await hand_file(self.bot.boards, session, seat, locale)
         if file is None:
             await interaction.followup.send(text, ephemeral=True)
         else:

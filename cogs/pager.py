@@ -1,11 +1,18 @@
 """Paged private replies: ◀ n/N ▶ buttons that rebuild the page they lead to.
 
-A pager *kind* (``history``, ``rules``) registers a builder with
-:func:`register_pager`; :func:`send_pages` answers a command with its first
-page and the buttons. Each button is a discord.py ``DynamicItem`` whose
-``custom_id`` names the kind, its arguments and the page it leads to
-(``page:history:12:2:n``), so a click rebuilds that page from the database
-or the files, even after a restart, and edits the message in place.
+Each *kind* of paged reply (``history``, ``rules``) is a subclass of
+:class:`PageButton` that builds its pages::
+
+    class RulesPages(PageButton, kind="rules"):
+        @classmethod
+        async def build(cls, interaction, args, page): ...
+
+:func:`send_pages` answers a command with its first page and the buttons.
+Each button is a discord.py ``DynamicItem`` whose ``custom_id`` names the
+kind, its arguments and the page it leads to (``page:history:12:2:n``); the
+cog that owns a kind adds its class to the bot's dynamic items, so discord.py
+routes a click to it, even after a restart, and the page is rebuilt from the
+database or the files and edits the message in place.
 
 Pages count from 1; a page out of range is clamped by the builder (see
 :func:`clamp`). The replies are ephemeral: only the user who asked sees
@@ -15,13 +22,12 @@ them, so whoever clicks may page.
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
 import discord
 
-from bot.errors import UserError
 from cogs.buttons import guard
 
 CUSTOM_ID_LIMIT = 100  # Discord's limit for a component's custom_id
@@ -37,19 +43,6 @@ class PageContent:
     embed: discord.Embed | None = None
     page: int = 1
     pages: int = 1
-
-
-Builder = Callable[[discord.Interaction, tuple[str, ...], int], Awaitable[PageContent]]
-
-_PAGERS: dict[str, Builder] = {}
-
-
-def register_pager(kind: str, builder: Builder) -> None:
-    """``builder(interaction, args, page)`` makes page ``page`` (1-based, maybe out of
-    range: clamp it) of a reply of this kind, in the interaction's language."""
-    if not KIND.fullmatch(kind):
-        raise ValueError(f"pager kind {kind!r} must be lowercase letters")
-    _PAGERS[kind] = builder
 
 
 # --------------------------------------------------------------------------- arithmetic
@@ -86,17 +79,29 @@ def custom_id(kind: str, args: Sequence[str], page: int, button: str) -> str:
     return text
 
 
+def template(kind: str) -> str:
+    """The ``custom_id`` pattern of one kind's buttons (``kind`` fixed)."""
+    return rf"page:{kind}(?P<args>(?::[^:]*)*):(?P<page>\d{{1,6}}):(?P<button>[pin])"
+
+
 class PageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"page:(?P<kind>[a-z_]+)(?P<args>(?::[^:]*)*):(?P<page>\d{1,6}):(?P<button>[pin])",
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=template(r"(?P<kind>[a-z_]+)")
 ):
-    """◀ (previous), the n/N indicator (disabled) and ▶ (next)."""
+    """◀ (previous), the n/N indicator (disabled) and ▶ (next) of one kind of
+    paged reply; a subclass per kind (``kind=``) builds its pages. This base
+    class is never added to a bot: its template is the shape of every kind's."""
 
     LABELS = {PREVIOUS: "◀", NEXT: "▶"}
+    kind: ClassVar[str]
+
+    def __init_subclass__(cls, *, kind: str) -> None:
+        if not KIND.fullmatch(kind):
+            raise ValueError(f"pager kind {kind!r} must be lowercase letters")
+        super().__init_subclass__(template=template(kind))
+        cls.kind = kind
 
     def __init__(
         self,
-        kind: str,
         args: tuple[str, ...],
         page: int,
         button: str,
@@ -108,62 +113,59 @@ class PageButton(
             discord.ui.Button(
                 label=label or self.LABELS.get(button, str(page)),
                 style=discord.ButtonStyle.secondary,
-                custom_id=custom_id(kind, args, page, button),
+                custom_id=custom_id(self.kind, args, page, button),
                 disabled=disabled,
             )
         )
-        self.kind = kind
         self.args = args
         self.page = page
 
     @classmethod
+    async def build(
+        cls, interaction: discord.Interaction, args: tuple[str, ...], page: int
+    ) -> PageContent:
+        """Page ``page`` (1-based, maybe out of range: clamp it) of a reply of this
+        kind, in the interaction's language."""
+        raise NotImplementedError
+
+    @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> PageButton:
+    ) -> Self:
         args = tuple(match["args"].split(":")[1:])
-        return cls(match["kind"], args, int(match["page"]), match["button"])
+        return cls(args, int(match["page"]), match["button"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await guard(interaction, self.turn(interaction))
 
     async def turn(self, interaction: discord.Interaction) -> None:
-        content = await build(interaction, self.kind, self.args, self.page)
+        content = await self.build(interaction, self.args, self.page)
         await interaction.response.edit_message(
             content=content.text,
             embed=content.embed,
-            view=pager_view(self.kind, self.args, content.page, content.pages),
+            view=pager_view(type(self), self.args, content.page, content.pages),
             allowed_mentions=discord.AllowedMentions.none(),
         )
 
 
-DYNAMIC_ITEMS = (PageButton,)
-
-
-def pager_view(kind: str, args: Sequence[str], page: int, pages: int) -> discord.ui.View | None:
+def pager_view(
+    kind: type[PageButton], args: Sequence[str], page: int, pages: int
+) -> discord.ui.View | None:
     """◀ n/N ▶ for a reply of several pages; None for a single page."""
     if pages <= 1:
         return None
     page = clamp(page, pages)
     args = tuple(args)
     view = discord.ui.View(timeout=None)
-    view.add_item(PageButton(kind, args, max(page - 1, 1), PREVIOUS, disabled=page <= 1))
-    view.add_item(PageButton(kind, args, page, INDICATOR, label=f"{page}/{pages}", disabled=True))
-    view.add_item(PageButton(kind, args, min(page + 1, pages), NEXT, disabled=page >= pages))
+    view.add_item(kind(args, max(page - 1, 1), PREVIOUS, disabled=page <= 1))
+    view.add_item(kind(args, page, INDICATOR, label=f"{page}/{pages}", disabled=True))
+    view.add_item(kind(args, min(page + 1, pages), NEXT, disabled=page >= pages))
     return view
-
-
-async def build(
-    interaction: discord.Interaction, kind: str, args: tuple[str, ...], page: int
-) -> PageContent:
-    builder = _PAGERS.get(kind)
-    if builder is None:
-        raise UserError("pager.gone")
-    return await builder(interaction, args, page)
 
 
 async def send_pages(
     interaction: discord.Interaction,
-    kind: str,
+    kind: type[PageButton],
     args: Sequence[str],
     page: int = 1,
     *,
@@ -175,7 +177,7 @@ async def send_pages(
     ``content``: that page, when the caller has already built it."""
     args = tuple(args)
     if content is None:
-        content = await build(interaction, kind, args, page)
+        content = await kind.build(interaction, args, page)
     kwargs: dict[str, Any] = {
         "ephemeral": True,
         "allowed_mentions": discord.AllowedMentions.none(),

@@ -1,20 +1,25 @@
 """The move cog every game shares: ``/<game> move notation:`` with autocomplete.
 
-A game's cog subclasses :class:`GameCog` with its key, its renderer and its
-command group; it only adds what is special to it (extra commands, buttons)::
+A game's Discord commands (``games/<g>/commands.py``, its spec's ``commands``)
+are a discord.py extension holding one :class:`GameCog` subclass with its key
+and command group; it only adds what is special to it (extra commands)::
 
     class DesertCog(GameCog, group_name=cmd("desert", "desert.cmd.name"),
                     group_description=cmd("Play …", "desert.cmd.description")):
         key = "desert"
-        renderer = DesertRenderer()
+
+    async def setup(bot):
+        await bot.add_cog(DesertCog(bot))
+
+The module may also define ``quick_moves(session)``: the few short moves that
+get a button of their own on the turn post (see :func:`cogs.buttons.quick_moves`).
 """
 
 from __future__ import annotations
 
 import importlib
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import discord
 from discord import app_commands
@@ -25,7 +30,6 @@ from bot.errors import UserError
 from bot.service import GameService
 from bot.session import Session
 from bot.translator import cmd
-from cogs import boards, buttons
 from cogs.flow import answer
 from cogs.suggest import move_choices, waiting_choice
 from games.contract import Seat
@@ -38,10 +42,9 @@ log = logging.getLogger(__name__)
 
 @app_commands.guild_only()
 class GameCog(commands.GroupCog):
-    """``/<key> move`` for one game; subclasses set ``key`` and ``renderer``."""
+    """``/<key> move`` for one game; subclasses set ``key``."""
 
     key: ClassVar[str]
-    renderer: ClassVar[boards.Renderer]
 
     def __init__(self, bot: Caravanserai) -> None:
         self.bot = bot
@@ -49,15 +52,6 @@ class GameCog(commands.GroupCog):
     @property
     def service(self) -> GameService:
         return self.bot.service
-
-    async def cog_load(self) -> None:
-        boards.register(self.key, self.renderer, self.bot.cpu)
-        buttons.register_quick_moves(self.key, self.quick_moves)
-
-    def quick_moves(self, session: Session) -> Sequence[Any]:
-        """Moves that get a button of their own on the turn post (a few, short:
-        buy / refuse); the "Your move" picker and /<game> move do the rest."""
-        return ()
 
     # ------------------------------------------------------------------ helpers for subclasses
 
@@ -128,12 +122,12 @@ class GameCog(commands.GroupCog):
         return session
 
 
-def game_cog_class(extension: str, key: str) -> type[GameCog]:
-    """The GameCog subclass a game's extension module defines (tools and tests)."""
-    module = importlib.import_module(extension)
+def game_cog_class(commands: str, key: str) -> type[GameCog]:
+    """The GameCog subclass a game's commands module defines (tools and tests)."""
+    module = importlib.import_module(commands)
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, GameCog) and value is not GameCog:
             cog: type[GameCog] = value
             if cog.key == key:
                 return cog
-    raise LookupError(f"{extension} defines no GameCog for {key!r}")
+    raise LookupError(f"{commands} defines no GameCog for {key!r}")

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 import discord
 
 from bot import i18n
+from bot.boards import Boards
 from bot.names import md
-from bot.session import MoveReport, Session, Turn, iter_mentions
+from bot.session import Session, Turn, iter_mentions
 from cogs.boards import board_file
 from games.contract import Event, Seat
 
@@ -194,9 +195,11 @@ async def game_message(
     head: Sequence[str],
     locale: object,
     *,
-    with_board: bool = True,
+    boards: Boards | None,
     view: discord.ui.View | None = None,
 ) -> GameMessage:
+    """The post of ``session`` with ``head`` on top; ``boards`` draws the public
+    board into it (None: no board, e.g. /game status)."""
     content = clip([*head, *next_lines(session, locale)])
     embed = discord.Embed(
         title=i18n.t(locale, "game.title", title=title(session, locale), id=session.id),
@@ -206,8 +209,8 @@ async def game_message(
     if scores:
         embed.description = "\n".join(scores)[:4000]
     file = None
-    if with_board and session.state is not None:
-        file = await board_file(session, None, locale)
+    if boards is not None and session.state is not None:
+        file = await board_file(boards, session, None, locale)
         embed.set_image(url="attachment://board.png")
     if session.record.status == "active":  # a finished game has nothing left to move
         embed.set_footer(text=i18n.t(locale, f"{session.key}.footer", default=""))
@@ -215,10 +218,6 @@ async def game_message(
         everyone=False, roles=False, users=[discord.Object(uid) for uid in iter_mentions(session)]
     )
     return GameMessage(content, embed, file, mentions, view)
-
-
-async def report_message(report: MoveReport, locale: object) -> GameMessage:
-    return await game_message(report.after, turn_lines(report.after, report.turns, locale), locale)
 
 
 def _send_kwargs(message: GameMessage) -> dict[str, object]:

@@ -18,6 +18,7 @@ from bot.names import md
 from bot.service import GameService
 from bot.session import Session
 from bot.undoing import UndoOutcome
+from cogs.boards import boards_of
 from cogs.buttons import game_of_this_channel, guard, service_of, turn_view
 from cogs.flow import after_post, post_ai_turns
 from cogs.replies import (
@@ -281,7 +282,8 @@ async def post_undone(client: discord.Client, service: GameService, outcome: Und
     after = outcome.after
     if after is None:
         return
-    message = await game_message(after, [undo_text(outcome)], after.lang, view=turn_view(after))
+    lines, boards = [undo_text(outcome)], boards_of(client)
+    message = await game_message(after, lines, after.lang, boards=boards, view=turn_view(after))
     channel = client.get_partial_messageable(after.record.channel_id)
     posted = await post_to_channel(channel, message)
     await after_post(client, service, after, posted)
@@ -294,7 +296,8 @@ async def answer_undo(
     if outcome.after is not None:
         after = outcome.after
         await interaction.response.defer(thinking=True)
-        message = await game_message(after, [undo_text(outcome)], after.lang, view=turn_view(after))
+        lines, boards = [undo_text(outcome)], boards_of(interaction.client)
+        message = await game_message(after, lines, after.lang, boards=boards, view=turn_view(after))
         channel = interaction.client.get_partial_messageable(after.record.channel_id)
         posted = await post_answer(interaction, channel, message)
         await after_post(interaction.client, service, outcome.after, posted)

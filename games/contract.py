@@ -8,10 +8,12 @@ PIL or does I/O. A game declares itself once with a :class:`GameSpec`.
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from functools import cache
+from typing import Any, Generic, Protocol, TypeVar
 
 from games.rng import Rng
 from games.text import Param, Params, Term, params_from_json, params_json
@@ -356,27 +358,57 @@ class Game(ABC, Generic[StateT, MoveT]):
 Bot = Callable[[Any, Sequence[Any], Rng], Any]
 
 
+class Picture(Protocol):
+    """A game's board images (``games/<g>/picture.py``); it only ever sees views.
+
+    The platform draws in worker processes: a picture is pickled by its class,
+    so it holds no state of its own.
+    """
+
+    def board(
+        self, view: Any, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
+    ) -> bytes:
+        """The board as ``view`` shows it (public, or one seat's), as PNG;
+        ``tags[seat]`` is "bot", "resigned" or None, for the panel's badges."""
+        ...
+
+    def hand(self, view: Any, names: Sequence[str], lang: str) -> bytes | None:
+        """A seat's private image for /game hand, or None if the text says it all."""
+        ...
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game's one declaration: the registry, menus, cogs and catalogues come from it.
 
     ``package`` is the module whose ``locales/en.json`` and ``locales/fr.json``
-    hold the game's texts (its title is ``<key>.title``); ``discord`` the
-    discord.py extension holding its cog (by default ``cogs.<key>``).
+    hold the game's texts (its title is ``<key>.title``). The game's other two
+    faces are named, not imported, so that loading a game loads neither Pillow
+    nor discord.py: ``picture`` is ``"module:Class"`` of its :class:`Picture`
+    (made with no arguments, see :meth:`load_picture`), ``commands`` the module
+    of its Discord commands, a discord.py extension the bot loads.
     """
 
     engine: Game[Any, Any]
     bot: Bot
     package: str
-    discord: str = ""
+    picture: str
+    commands: str
 
     @property
     def key(self) -> str:
         return self.engine.key
 
-    @property
-    def extension(self) -> str:
-        return self.discord or f"cogs.{self.key}"
+    def load_picture(self) -> Picture:
+        """The game's picture, its module imported on first use (once per process)."""
+        return _load_picture(self.picture)
+
+
+@cache
+def _load_picture(reference: str) -> Picture:
+    module, _, name = reference.partition(":")
+    picture: Picture = getattr(importlib.import_module(module), name)()
+    return picture
 
 
 # --------------------------------------------------------------------------- helpers

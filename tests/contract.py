@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import registry
-from cogs.boards import Renderer
-from cogs.play import game_cog_class
 from games.contract import Event, Game, GameSpec, Seat, Step, bot_move
 from games.rng import Rng
 
@@ -18,11 +16,6 @@ TEST_GAMES = ("tests.nim",)  # games that exist only in tests/, registered the s
 def all_specs() -> Mapping[str, GameSpec]:
     """Every registered game, the test-only ones included."""
     return registry.load((*registry.GAMES, *TEST_GAMES))
-
-
-def renderer_of(spec: GameSpec) -> Renderer:
-    """The renderer the game's cog registers."""
-    return game_cog_class(spec.extension, spec.key).renderer
 
 
 @dataclass(frozen=True)

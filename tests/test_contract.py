@@ -21,7 +21,7 @@ from PIL import Image
 from games import catalogue
 from games.contract import Event, GameSpec, InvalidOption, MoveError, OptionSpec, bot_move, play_all
 from games.suggestions import complete, turn_suggestion
-from tests.contract import Ply, all_specs, playout, renderer_of, walk
+from tests.contract import Ply, all_specs, playout, walk
 
 SPECS = all_specs()
 COUNTS = [
@@ -344,7 +344,7 @@ def test_every_view_renders_at_every_step(key: str) -> None:
     step once per seat (a long game would take a minute)."""
     spec = SPECS[key]
     engine = spec.engine
-    renderer = renderer_of(spec)
+    renderer = spec.load_picture()
     players = engine.min_players
     plies = game(key, players, SEEDS[0])
     states = [p.before for p in plies] + [plies[-1].step.state]

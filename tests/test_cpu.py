@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import pytest
 
 from bot import i18n, registry
+from bot.boards import Boards
 from bot.cpu import INLINE, CpuPool
 from bot.service import GameService
 from bot.storage import Storage
@@ -122,6 +123,27 @@ async def test_ai_seats_think_in_the_pool(storage: Storage) -> None:
     moves = await storage.moves(after.id)
     assert moves and all(m.by_ai for m in moves)
     assert pool.ran.count("bot_move") == len(moves)
+
+
+def test_every_games_picture_goes_to_a_worker_by_its_class() -> None:
+    """Boards are drawn by the game's picture, pickled: by its class, with no state."""
+    for key, spec in registry.specs().items():
+        picture = spec.load_picture()
+        assert not vars(picture), key
+        assert type(pickle.loads(pickle.dumps(picture))) is type(picture), key
+
+
+async def test_boards_are_drawn_in_the_pool(service: GameService) -> None:
+    session = await start_desert(service, BOB)
+    pool = Recording(1)
+    try:
+        boards = Boards.of_games(registry.specs(), pool)
+        png = await boards.board(session, None, "fr")
+        hand = await boards.hand(session, 0, "en")
+    finally:
+        pool.close()
+    assert pool.ran == ["board", "hand"]
+    assert png.startswith(b"\x89PNG") and hand is None  # Desert's water values are text
 
 
 async def test_move_suggestions_are_the_same_from_a_worker(service: GameService) -> None:

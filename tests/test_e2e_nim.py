@@ -1,6 +1,6 @@
 """End to end: the test-only game, registered with one line, played over Discord.
 
-Oasis Nim lives only in tests/ (engine, bot, texts, renderer, cog) and is
+Oasis Nim lives only in tests/nim/ (engine, bot, texts, picture, commands) and is
 added with ``EXTRA_GAMES=tests.nim``; no shared file knows it. Through the
 real bot process and the loopback Discord: its options at /game new, the
 creator naming the first player, two players deciding at the same moment,

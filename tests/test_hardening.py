@@ -279,7 +279,8 @@ async def test_hostile_display_names_are_posted_safely(service: GameService) -> 
 
 
 async def test_a_repeated_board_comes_from_the_cache(service: GameService) -> None:
-    from cogs import boards
+    from bot.boards import Boards
+    from cogs.boards import board_file
 
     session = await started(service, 80, BOB)
     calls = []
@@ -292,37 +293,52 @@ async def test_a_repeated_board_comes_from_the_cache(service: GameService) -> No
         def hand(self, view: object, names: object, lang: str) -> bytes | None:
             return None
 
-    boards.register("desert", Counting())
-    try:
-        for _ in range(3):
-            await boards.board_file(session, None, "en")
-        await boards.board_file(session, None, "fr")
-    finally:
-        from cogs.desert import DesertRenderer
-
-        boards.register("desert", DesertRenderer())
+    boards = Boards({"desert": Counting()})
+    for _ in range(3):
+        await board_file(boards, session, None, "en")
+    await board_file(boards, session, None, "fr")
     assert calls == ["en", "fr"]  # drawn once per language, then served from the cache
 
 
 async def test_a_board_asked_twice_at_once_is_drawn_once(service: GameService) -> None:
     """A turn post and a /game board at the same moment share one drawing."""
-    from cogs import boards
-    from cogs.desert import DesertRenderer
+    from bot.boards import Boards
+    from cogs.boards import board_file
+    from games.desert.picture import DesertPicture
 
     session = await started(service, 81, BOB)
     calls = []
 
-    class Counting(DesertRenderer):
+    class Counting(DesertPicture):
         def board(self, view: object, names: object, lang: str, tags: object = ()) -> bytes:
             calls.append(lang)
             return b"png"
 
-    boards.register("desert", Counting())
-    try:
-        files = await asyncio.gather(*(boards.board_file(session, 0, "en") for _ in range(3)))
-    finally:
-        boards.register("desert", DesertRenderer())
+    boards = Boards({"desert": Counting()})
+    files = await asyncio.gather(*(board_file(boards, session, 0, "en") for _ in range(3)))
     assert calls == ["en"] and all(f.fp.read() == b"png" for f in files)
+
+
+async def test_each_bot_has_its_own_boards(service: GameService) -> None:
+    """Two bots in one process share no board table: neither pictures nor cache."""
+    from bot.boards import Boards
+    from cogs.boards import board_file
+
+    session = await started(service, 82, BOB)
+
+    class Plain:
+        def __init__(self, png: bytes) -> None:
+            self.png = png
+
+        def board(self, view: object, names: object, lang: str, tags: object = ()) -> bytes:
+            return self.png
+
+        def hand(self, view: object, names: object, lang: str) -> bytes | None:
+            return None
+
+    one, two = Boards({"desert": Plain(b"one")}), Boards({"desert": Plain(b"two")})
+    assert (await board_file(one, session, None, "en")).fp.read() == b"one"
+    assert (await board_file(two, session, None, "en")).fp.read() == b"two"
 
 
 async def test_a_step_cut_short_by_stopping_is_not_logged_as_an_error(

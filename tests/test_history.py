@@ -16,12 +16,11 @@ from PIL import Image
 from bot.service import GameService
 from bot.session import Session
 from bot.storage import GameRecord, MoveRecord, SeatRecord
-from cogs import boards
-from cogs.desert import DesertRenderer
-from cogs.help import rules_page
+from cogs.help import RulesPages, rules_page
 from cogs.history import (
     FRAME_LIMIT,
     ROWS_PER_PAGE,
+    HistoryPages,
     frame_indices,
     history_lines,
     history_page,
@@ -38,6 +37,7 @@ from cogs.pager import (
     page_count,
     pager_view,
 )
+from games.desert.picture import DesertPicture
 from render.replay import MAX_BYTES, sample_indices
 from tests.contract import all_specs
 from tests.service_games import lobby, play_out, play_turn_as_ai
@@ -238,9 +238,14 @@ def test_the_page_buttons_name_the_pager_and_the_page() -> None:
         assert match["kind"] == kind and match["page"] == "3"
         assert tuple(match["args"].split(":")[1:]) == args
     assert template.fullmatch("lobby:join:3") is None
+    # Each kind's buttons are routed to its own class, by its kind.
+    for pages, other in ((HistoryPages, "rules"), (RulesPages, "history")):
+        own = pages.__discord_ui_compiled_template__
+        assert own.fullmatch(custom_id(pages.kind, ("12",), 2, "p")) is not None
+        assert own.fullmatch(custom_id(other, ("12",), 2, "p")) is None
 
-    assert pager_view("rules", ("desert", "en"), 1, 1) is None
-    view = pager_view("rules", ("desert", "en"), 9, 5)  # clamped to the last page
+    assert pager_view(RulesPages, ("desert", "en"), 1, 1) is None
+    view = pager_view(RulesPages, ("desert", "en"), 9, 5)  # clamped to the last page
     assert view is not None
     buttons = buttons_of(view)
     assert [b.custom_id for b in buttons] == [
@@ -250,7 +255,7 @@ def test_the_page_buttons_name_the_pager_and_the_page() -> None:
     ]
     assert [b.label for b in buttons] == ["◀", "5/5", "▶"]
     assert [b.disabled for b in buttons] == [False, True, True]
-    two = pager_view("h", ("1",), 1, 2)
+    two = pager_view(HistoryPages, ("1",), 1, 2)
     assert two is not None
     first = buttons_of(two)
     assert [b.disabled for b in first] == [True, True, False]
@@ -299,13 +304,12 @@ async def finished_desert_game(service: GameService) -> Session:
 
 
 async def test_a_finished_game_replays_as_a_gif(service: GameService, tmp_path: Path) -> None:
-    boards.register("desert", DesertRenderer())
     session = await finished_desert_game(service)
     assert session.record.status == "finished"
     rows = replay_rows(await service.storage.moves(session.id))
     turns = len(frame_indices(rows))
     assert turns > 20
-    gif = replay_gif(DesertRenderer(), session, rows, "fr")
+    gif = replay_gif(DesertPicture(), session, rows, "fr")
     assert len(gif) < MAX_BYTES < 8 * 1024 * 1024
     with Image.open(io.BytesIO(gif)) as image:
         frames = getattr(image, "n_frames", 1)

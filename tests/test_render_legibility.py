@@ -18,7 +18,7 @@ import pytest
 from PIL import Image
 
 from games.desert.model import COLUMNS, DesertView, coord_name
-from render.desert import (
+from games.desert.picture import (
     BOARD_BOTTOM,
     GRID,
     MAIN_COLUMNS,
@@ -32,7 +32,7 @@ from render.desert import (
     space_name_anchor,
 )
 from render.text import MIN_PHONE_PX, PHONE_WIDTH, DrawnText, phone_px, recording_text
-from tests.test_render_desert import MID_GAME_MOVES, NAMES, view_of
+from tests.desert.test_picture import MID_GAME_MOVES, NAMES, view_of
 
 NEEDED = {"space", "coordinate", "status", "name", "score", "title"}
 

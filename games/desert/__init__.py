@@ -24,7 +24,13 @@ from games.desert.model import (
 )
 from games.desert.state import DesertState
 
-SPEC = GameSpec(engine=GAME, bot=choose_move, package=__name__)
+SPEC = GameSpec(
+    engine=GAME,
+    bot=choose_move,
+    package=__name__,
+    picture="games.desert.picture:DesertPicture",
+    commands="games.desert.commands",
+)
 
 __all__ = [
     "COLOURS",

@@ -20,7 +20,13 @@ from games.nomadi.model import (
 )
 from games.nomadi.state import NomadiState
 
-SPEC = GameSpec(engine=GAME, bot=choose_move, package=__name__)
+SPEC = GameSpec(
+    engine=GAME,
+    bot=choose_move,
+    package=__name__,
+    picture="games.nomadi.picture:NomadiPicture",
+    commands="games.nomadi.commands",
+)
 
 __all__ = [
     "GAME",

@@ -16,7 +16,13 @@ from games.oasis.model import (
 )
 from games.oasis.state import OasisState
 
-SPEC = GameSpec(engine=GAME, bot=choose_move, package=__name__)
+SPEC = GameSpec(
+    engine=GAME,
+    bot=choose_move,
+    package=__name__,
+    picture="games.oasis.picture:OasisPicture",
+    commands="games.oasis.commands",
+)
 
 __all__ = [
     "GAME",

@@ -7,6 +7,12 @@ from games.sahwari.moves import Move
 from games.sahwari.state import SahwariState
 from games.sahwari.views import SahwariView
 
-SPEC = GameSpec(engine=GAME, bot=choose_move, package=__name__)
+SPEC = GameSpec(
+    engine=GAME,
+    bot=choose_move,
+    package=__name__,
+    picture="games.sahwari.picture:SahwariPicture",
+    commands="games.sahwari.commands",
+)
 
 __all__ = ["GAME", "SPEC", "Move", "SahwariGame", "SahwariState", "SahwariView"]

@@ -46,11 +46,11 @@ from bot import i18n
 from bot.service import MAX_NOTATION
 from bot.session import seating
 from cogs.buttons import MAX_QUICK
-from cogs.sahwari import SahwariCog
 from games.contract import Seat
 from games.sahwari import GAME, SahwariState
 from games.sahwari import board as sahwari_board
 from games.sahwari import clan as clans
+from games.sahwari.commands import quick_moves
 from games.sahwari.context import camel_of
 from games.sahwari.moves import (
     ChooseLeader,
@@ -442,7 +442,6 @@ def test_quick_steps_of_each_prompt() -> None:
     }
     wanted_prompts = {"convoy", "collect", "cube", "second", "window Next()", "window End()"}
     seen: set[str] = set()
-    cog: Any = None  # quick_moves reads only the session
     for seed in range(1, 40):
         rng = random.Random(seed)
         state = GAME.new(PLAYERS, seed, {"leaders": "random"})
@@ -451,10 +450,10 @@ def test_quick_steps_of_each_prompt() -> None:
             top = state.top
             assert top is not None
             legal = GAME.legal_moves(state, seat)
-            session = SimpleNamespace(
+            session = SimpleNamespace(  # what quick_moves reads of a session
                 decisions=GAME.decisions(state), engine=GAME, state=state, ai_plays=lambda s: False
             )
-            quick = list(SahwariCog.quick_moves(cog, session))  # type: ignore[arg-type]
+            quick = list(quick_moves(session))  # type: ignore[arg-type]
             if top.prompt == "window":
                 closing = End() if top.args == ("W3",) else Next()
                 assert quick == [closing]
@@ -472,7 +471,7 @@ def test_quick_steps_of_each_prompt() -> None:
                 assert words is not None
                 assert all(0 < len(i18n.term(lang, words)) <= 80 for lang in ("en", "fr"))
             session.ai_plays = lambda s: True  # a bot's prompt: no button
-            assert not SahwariCog.quick_moves(cog, session)  # type: ignore[arg-type]
+            assert not quick_moves(session)  # type: ignore[arg-type]
             state = GAME.apply(state, seat, rng.choice(legal))
         if seen >= wanted_prompts:
             return

@@ -20,9 +20,8 @@ from bot.session import Session
 from bot.translator import cmd
 from cogs.play import GameCog
 from cogs.suggest import CHOICE_LIMIT, VALUE_LIMIT
-from games.oasis.model import OasisView, Take
+from games.oasis.model import Take
 from games.text import Term
-from render.oasis import render_oasis, render_oasis_hand
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -32,14 +31,13 @@ QUICK_DECISIONS = frozenset({"oasis.decision.offer", "oasis.decision.take"})
 TAKE_BY_NAME = re.compile(r"^\s*(take|prendre|prends)\s+(?![1-5]\b)(.+?)\s*$", re.IGNORECASE)
 
 
-class OasisRenderer:
-    def board(
-        self, view: OasisView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
-    ) -> bytes:
-        return render_oasis(view, names, lang, tags or None)
-
-    def hand(self, view: OasisView, names: Sequence[str], lang: str) -> bytes | None:
-        return render_oasis_hand(view, names, lang)
+def quick_moves(session: Session) -> Sequence[Any]:
+    """Buttons for the offer (reveal, stop) and the choice (one per offer)."""
+    for decision in session.decisions:
+        if decision.key in QUICK_DECISIONS and not session.ai_plays(decision.seat):
+            moves: list[Any] = session.engine.legal_moves(session.state, decision.seat)
+            return moves
+    return ()
 
 
 def seat_named(names: Sequence[str], text: str) -> int | None:
@@ -67,15 +65,6 @@ class OasisCog(
     group_description=cmd("Play Oasis", "oasis.cmd.description"),
 ):
     key = "oasis"
-    renderer = OasisRenderer()
-
-    def quick_moves(self, session: Session) -> Sequence[Any]:
-        """Buttons for the offer (reveal, stop) and the choice (one per offer)."""
-        for decision in session.decisions:
-            if decision.key in QUICK_DECISIONS and not session.ai_plays(decision.seat):
-                moves: list[Any] = session.engine.legal_moves(session.state, decision.seat)
-                return moves
-        return ()
 
     async def play(self, interaction: discord.Interaction, text: str) -> None:
         if TAKE_BY_NAME.match(text) and interaction.channel_id is not None:

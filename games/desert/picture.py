@@ -739,3 +739,18 @@ def _score_cell(view: DesertView, info: PlayerInfo, key: str, lang: str) -> str:
     if key == "areas":
         return str(info.area_points)
     return "?" if info.total is None else str(info.total)
+
+
+# --------------------------------------------------------------------------- the platform's entry
+
+
+class DesertPicture:
+    """What the platform draws with (``SPEC.picture``), in a worker process."""
+
+    def board(
+        self, view: DesertView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
+    ) -> bytes:
+        return render_desert(view, names, lang, tags or None)
+
+    def hand(self, view: DesertView, names: Sequence[str], lang: str) -> bytes | None:
+        return None  # the seat's water values are in the text and on its own board

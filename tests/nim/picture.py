@@ -111,7 +111,9 @@ def render_nim(
 SLOW_BOARD_SECONDS = "NIM_BOARD_SECONDS"
 
 
-class NimRenderer:
+class NimPicture:
+    """What the platform draws with (``SPEC.picture``), in a worker process."""
+
     def board(
         self, view: NimView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
     ) -> bytes:

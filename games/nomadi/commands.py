@@ -3,6 +3,7 @@
 ``/nomadi move`` takes every decision (cards, pawns, dice, reroll or pay,
 prices, buy or refuse, bribes); ``/nomadi die`` picks a die, a pawn and a
 landing square from lists, and ``/nomadi bribe`` carries a free message.
+The turn post gets buttons for the two-way answers (:func:`quick_moves`).
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ from bot.session import Session
 from bot.translator import cmd
 from cogs.play import GameCog
 from cogs.suggest import CHOICE_LIMIT
-from games.nomadi.model import DieMove, NomadiView, name, parse_square
+from games.nomadi.model import DieMove, name, parse_square
 from games.nomadi.notation import MESSAGE_MAX
-from render.nomadi import render_nomadi, render_nomadi_hand
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -27,14 +27,14 @@ if TYPE_CHECKING:
 QUICK_DECISIONS = frozenset({"nomadi.decision.buy", "nomadi.decision.reroll"})
 
 
-class NomadiRenderer:
-    def board(
-        self, view: NomadiView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
-    ) -> bytes:
-        return render_nomadi(view, names, lang, tags or None)
-
-    def hand(self, view: NomadiView, names: Sequence[str], lang: str) -> bytes | None:
-        return render_nomadi_hand(view, names, lang)
+def quick_moves(session: Session) -> Sequence[Any]:
+    """Buttons for the two-way answers: buy or refuse (the owner, pinged
+    with the price), reroll or pay (no die of the first roll usable)."""
+    for decision in session.decisions:
+        if decision.key in QUICK_DECISIONS and not session.ai_plays(decision.seat):
+            moves: list[Any] = session.engine.legal_moves(session.state, decision.seat)
+            return moves
+    return ()
 
 
 class NomadiCog(
@@ -43,16 +43,6 @@ class NomadiCog(
     group_description=cmd("Play Nomadi", "nomadi.cmd.description"),
 ):
     key = "nomadi"
-    renderer = NomadiRenderer()
-
-    def quick_moves(self, session: Session) -> Sequence[Any]:
-        """Buttons for the two-way answers: buy or refuse (the owner, pinged
-        with the price), reroll or pay (no die of the first roll usable)."""
-        for decision in session.decisions:
-            if decision.key in QUICK_DECISIONS and not session.ai_plays(decision.seat):
-                moves: list[Any] = session.engine.legal_moves(session.state, decision.seat)
-                return moves
-        return ()
 
     @app_commands.command(
         name=cmd("die", "nomadi.cmd.die.name"),

@@ -1284,3 +1284,18 @@ def render_oasis_hand_image(
         draw_text(draw, (32, y + 20), line, score_size, PAPER, anchor="lm", role="score")
         y += 40
     return image
+
+
+# --------------------------------------------------------------------------- the platform's entry
+
+
+class OasisPicture:
+    """What the platform draws with (``SPEC.picture``), in a worker process."""
+
+    def board(
+        self, view: OasisView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
+    ) -> bytes:
+        return render_oasis(view, names, lang, tags or None)
+
+    def hand(self, view: OasisView, names: Sequence[str], lang: str) -> bytes | None:
+        return render_oasis_hand(view, names, lang)

@@ -24,7 +24,7 @@ from games.contract import bot_move
 from games.oasis import SPEC, OasisState
 from games.oasis.engine import GAME
 from games.oasis.model import BOARD, COLUMNS, HEIGHT, LANDS, MULTIPLIERS, OasisView, name
-from render.oasis import (
+from games.oasis.picture import (
     BOARD_BOTTOM,
     CELL,
     GRID,

@@ -997,3 +997,18 @@ def _draw_sheet(draw: ImageDraw.ImageDraw, box: Box, seat: Seat, lang: str, size
         word = _word(lang, f"abbr.{opening.ability}")
         _half_slot(draw, (ex, y0 + 50), word, opening.value, size, anchor, 24)
     draw_player_marker(draw, seat, ((x0 + x1) / 2, y1 - 26), 16, edge=INK)
+
+
+# --------------------------------------------------------------------------- the platform's entry
+
+
+class SahwariPicture:
+    """What the platform draws with (``SPEC.picture``), in a worker process."""
+
+    def board(
+        self, view: SahwariView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
+    ) -> bytes:
+        return render_sahwari(view, names, lang, tags or None)
+
+    def hand(self, view: SahwariView, names: Sequence[str], lang: str) -> bytes | None:
+        return render_sahwari_hand(view, names, lang)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -11,8 +10,7 @@ from discord import app_commands
 from bot.translator import cmd
 from cogs.play import GameCog
 from cogs.suggest import CHOICE_LIMIT
-from games.desert.model import COLOURS, DesertView, PlaceCamel, PlaceLeader, coord_name
-from render.desert import render_desert
+from games.desert.model import COLOURS, PlaceCamel, PlaceLeader, coord_name
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -23,23 +21,12 @@ COLOUR_CHOICES = [
 ]
 
 
-class DesertRenderer:
-    def board(
-        self, view: DesertView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
-    ) -> bytes:
-        return render_desert(view, names, lang, tags or None)
-
-    def hand(self, view: DesertView, names: Sequence[str], lang: str) -> bytes | None:
-        return None  # the seat's water values are in the text and on its own board
-
-
 class DesertCog(
     GameCog,
     group_name=cmd("desert", "desert.cmd.name"),
     group_description=cmd("Play Through the Desert", "desert.cmd.description"),
 ):
     key = "desert"
-    renderer = DesertRenderer()
 
     @app_commands.command(
         name=cmd("place", "desert.cmd.place.name"),

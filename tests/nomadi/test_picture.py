@@ -23,9 +23,7 @@ from games import catalogue
 from games.nomadi.ai import choose_move
 from games.nomadi.engine import GAME
 from games.nomadi.model import BOARD, COLUMNS, HEIGHT, Bribe, NomadiView, name, parse_square
-from games.nomadi.state import NomadiState
-from games.rng import Rng
-from render.nomadi import (
+from games.nomadi.picture import (
     BOARD_BOTTOM,
     CELL,
     GRID,
@@ -54,6 +52,8 @@ from render.nomadi import (
     tag_centre,
     valley_segments,
 )
+from games.nomadi.state import NomadiState
+from games.rng import Rng
 from render.palette import RGB
 from render.panel import panel_layout
 from render.png import MAX_PNG_BYTES

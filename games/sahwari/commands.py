@@ -24,8 +24,6 @@ from bot.translator import cmd
 from cogs.buttons import MAX_QUICK
 from cogs.play import GameCog
 from games.sahwari.moves import End, Keep, MoveCamel, Next, PlaceCube, Stay, Take, UseNow
-from games.sahwari.views import SahwariView
-from render.sahwari import render_sahwari, render_sahwari_hand
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -40,16 +38,6 @@ QUICK_STEPS: dict[str, tuple[type, ...]] = {
     "second": (MoveCamel, Stay),
 }
 WINDOW = "window"  # only the step that closes it: `next`, or `end` in W3
-
-
-class SahwariRenderer:
-    def board(
-        self, view: SahwariView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
-    ) -> bytes:
-        return render_sahwari(view, names, lang, tags or None)
-
-    def hand(self, view: SahwariView, names: Sequence[str], lang: str) -> bytes | None:
-        return render_sahwari_hand(view, names, lang)
 
 
 def with_seats(text: str, session: Session) -> str:
@@ -76,24 +64,24 @@ def quick_steps(prompt: str, legal: Sequence[Any]) -> list[Any]:
     return steps if len(steps) <= MAX_QUICK else []
 
 
+def quick_moves(session: Session) -> Sequence[Any]:
+    """Buttons for a human's short answers: use now / keep, take, place,
+    the Explorer's second move, and closing a window."""
+    for decision in session.decisions:
+        prompt = decision.key.removeprefix(DECISION)
+        if prompt == decision.key or session.ai_plays(decision.seat):
+            continue
+        legal = session.engine.legal_moves(session.state, decision.seat)
+        return quick_steps(prompt, legal)
+    return ()
+
+
 class SahwariCog(
     GameCog,
     group_name=cmd("sahwari", "sahwari.cmd.name"),
     group_description=cmd("Play Sahwari", "sahwari.cmd.description"),
 ):
     key = "sahwari"
-    renderer = SahwariRenderer()
-
-    def quick_moves(self, session: Session) -> Sequence[Any]:
-        """Buttons for a human's short answers: use now / keep, take, place,
-        the Explorer's second move, and closing a window."""
-        for decision in session.decisions:
-            prompt = decision.key.removeprefix(DECISION)
-            if prompt == decision.key or session.ai_plays(decision.seat):
-                continue
-            legal = session.engine.legal_moves(session.state, decision.seat)
-            return quick_steps(prompt, legal)
-        return ()
 
     async def play(self, interaction: discord.Interaction, text: str) -> None:
         if MENTION.search(text) and interaction.channel_id is not None:

@@ -1057,3 +1057,18 @@ def render_nomadi_hand_image(
         draw_text(draw, (32 + 34, y + 20), line, score_size, PAPER, anchor="lm", role="score")
         y += 40
     return image
+
+
+# --------------------------------------------------------------------------- the platform's entry
+
+
+class NomadiPicture:
+    """What the platform draws with (``SPEC.picture``), in a worker process."""
+
+    def board(
+        self, view: NomadiView, names: Sequence[str], lang: str, tags: Sequence[str | None] = ()
+    ) -> bytes:
+        return render_nomadi(view, names, lang, tags or None)
+
+    def hand(self, view: NomadiView, names: Sequence[str], lang: str) -> bytes | None:
+        return render_nomadi_hand(view, names, lang)

@@ -19,8 +19,7 @@ from games.desert.ai import choose_move
 from games.desert.board import COORDS, GRID_NEIGHBOURS, index
 from games.desert.engine import GAME
 from games.desert.model import COLOURS, AreaGain, DesertView, Placement, coord_name, parse_coord
-from games.desert.state import DesertState
-from render.desert import (
+from games.desert.picture import (
     BOARD_BOTTOM,
     CAMEL_RGB,
     GRID,
@@ -30,6 +29,7 @@ from render.desert import (
     render_desert_image,
     score_panel,
 )
+from games.desert.state import DesertState
 from render.grids import hex_neighbour
 from render.palette import (
     DISTINCT_DELTA_E,

@@ -1,4 +1,4 @@
-"""/nim …: the test game's cog — the shared move cog and nothing else."""
+"""/nim …: the test game's Discord commands — the shared move cog and nothing else."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from bot.translator import cmd
 from cogs.play import GameCog
-from tests.nim.render import NimRenderer
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -18,7 +17,6 @@ class NimCog(
     group_description=cmd("Play Oasis Nim (test game)", "nim.cmd.description"),
 ):
     key = "nim"
-    renderer = NimRenderer()
 
 
 async def setup(bot: Caravanserai) -> None:

@@ -18,18 +18,18 @@ from PIL import Image
 
 from games.sahwari import board
 from games.sahwari import clan as clans
-from games.sahwari.state import SahwariState, new_state, with_leaders
-from games.sahwari.table import Table
-from games.sahwari.views import SahwariView, build_view
-from render.palette import player_style
-from render.png import MAX_PNG_BYTES
-from render.sahwari import (
+from games.sahwari.picture import (
     HAND_WIDTH,
     WIDTH,
     render_sahwari,
     render_sahwari_hand,
     render_sahwari_image,
 )
+from games.sahwari.state import SahwariState, new_state, with_leaders
+from games.sahwari.table import Table
+from games.sahwari.views import SahwariView, build_view
+from render.palette import player_style
+from render.png import MAX_PNG_BYTES
 from render.text import MIN_PHONE_PX, DrawnText, phone_px, recording_text
 
 NAMES = ("Alice", "Bob", "Chloé", "Driss")
