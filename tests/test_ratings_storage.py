@@ -173,8 +173,7 @@ async def test_a_failed_rating_leaves_no_results(
     def broken(*args: object) -> None:
         raise RuntimeError("rating failed")
 
-    monkeypatch.setattr("bot.storage.sqlite.rate_game", broken)
-    monkeypatch.setattr("bot.storage.postgres.rate_game", broken)
+    monkeypatch.setattr("bot.storage.sql.rate_game", broken)
     with pytest.raises(RuntimeError, match="rating failed"):
         await finish(store, g, [1, 2])
     assert await store.get_game(g.id) == g

@@ -11,6 +11,11 @@ Backends, by the URL's scheme:
   :class:`~bot.storage.postgres.PostgresStorage` (:mod:`.postgres`), with a pool of
   ``?pool=N`` connections (10 by default; ``pool_min=N`` keeps N open, 1 by default).
   Other query parameters go to asyncpg (``sslmode``, ``host`` for a socket folder…).
+
+Both are :class:`~bot.storage.sql.SqlStorage`, every method and its SQL written
+once (:mod:`.sql`, :mod:`.queries`, :mod:`.common`), on a
+:class:`~bot.storage.dialect.Dialect` that keeps only what differs between the two
+databases: connections, transactions, placeholders, a few snippets and locks.
 """
 
 from __future__ import annotations

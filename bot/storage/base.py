@@ -1,7 +1,7 @@
 """Backend-neutral storage interface: records, errors and the ``Storage`` protocol.
 
-Cogs and services only see these types, so a PostgreSQL backend can later sit
-beside the SQLite one without touching them.
+Cogs and services only see these types, so the database (SQLite or PostgreSQL)
+changes without touching them.
 
 Concurrency contract: every write names the ``version`` the caller last saw;
 if the game moved on meanwhile the write changes nothing and raises

@@ -1,10 +1,9 @@
-"""What the SQLite and PostgreSQL backends share: no SQL, no connection.
+"""What the storage computes without SQL: checks, stored forms, records.
 
 The checks a write makes before (or, on the game it loaded, inside) its
 transaction, the stored forms of values (timestamps, JSON), and the records
-built from result rows. Both backends call these, so both refuse the same
-requests with the same errors and give back the same records; each keeps its
-SQL in its own module. Private to :mod:`bot.storage` (hence the underscores).
+built from result rows. :mod:`.sql` calls these around its SQL; keeping them
+apart leaves that module to the statements. Private to :mod:`bot.storage`.
 
 Rows are ``sqlite3.Row`` or ``asyncpg.Record``: both read a column by name.
 """
@@ -14,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from bot.ratings import Seated, rated_placings
 
@@ -39,6 +38,7 @@ from .base import (
     WrongStatus,
     is_status,
 )
+from .dialect import Row
 
 _INT64 = range(-(2**63), 2**63)  # SQLite INTEGER, PostgreSQL BIGINT
 MAX_CLOCK_HOURS = 24 * 30
@@ -46,12 +46,6 @@ MAX_CLOCK_HOURS = 24 * 30
 # may (it died, or its post failed). Each AI move of a chain restarts it, so it
 # covers one drawing and one upload, with room to spare under load.
 ANNOUNCE_GRACE = timedelta(seconds=60)
-
-
-class _Row(Protocol):
-    """A result row: ``sqlite3.Row`` or ``asyncpg.Record``."""
-
-    def __getitem__(self, key: str, /) -> Any: ...
 
 
 # --------------------------------------------------------------------------- stored forms
@@ -281,12 +275,12 @@ def human_placings(
     )
 
 
-def seat_turns(rows: Iterable[_Row]) -> dict[int, tuple[int, int]]:
+def seat_turns(rows: Iterable[Row]) -> dict[int, tuple[int, int]]:
     """Per seat, (own_turns, turns) from rows of the seat-turns query."""
     return {int(r["seat"]): (int(r["own_turns"]), int(r["turns"])) for r in rows}
 
 
-def rated_games(rows: Iterable[_Row]) -> list[tuple[int, str, list[tuple[int, int]]]]:
+def rated_games(rows: Iterable[Row]) -> list[tuple[int, str, list[tuple[int, int]]]]:
     """(guild, kind, placings) per game, from rows of the games' human placings and
     turns in the order the games finished (what a ratings rebuild folds over)."""
     games: dict[int, tuple[int, str, list[Seated]]] = {}
@@ -306,7 +300,7 @@ def rated_count(games: Iterable[tuple[int, str, list[tuple[int, int]]]]) -> int:
 # --------------------------------------------------------------------------- records
 
 
-def game_record(row: _Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
+def game_record(row: Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
     status: str = row["status"]
     if not is_status(status):
         raise StorageError(f"game {row['id']} has unknown status {status!r}")
@@ -338,7 +332,7 @@ def game_record(row: _Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
     )
 
 
-def game_records(rows: Sequence[_Row], seat_rows: Iterable[_Row]) -> list[GameRecord]:
+def game_records(rows: Sequence[Row], seat_rows: Iterable[Row]) -> list[GameRecord]:
     """Game records from their rows and all their seats' rows (by game, then seat)."""
     seats: dict[int, list[SeatRecord]] = {int(r["id"]): [] for r in rows}
     for s in seat_rows:
@@ -355,7 +349,7 @@ def game_records(rows: Sequence[_Row], seat_rows: Iterable[_Row]) -> list[GameRe
     return [game_record(r, tuple(seats[int(r["id"])])) for r in rows]
 
 
-def unannounced_records(rows: Sequence[_Row], games: Sequence[GameRecord]) -> list[Unannounced]:
+def unannounced_records(rows: Sequence[Row], games: Sequence[GameRecord]) -> list[Unannounced]:
     """Late posts to make: each game (in the rows' order) with its hook, if any."""
     return [
         Unannounced(game, ReplyHook.from_path(row["announce_hook"]))
@@ -363,7 +357,7 @@ def unannounced_records(rows: Sequence[_Row], games: Sequence[GameRecord]) -> li
     ]
 
 
-def move_record(r: _Row) -> MoveRecord:
+def move_record(r: Row) -> MoveRecord:
     return MoveRecord(
         int(r["ply"]),
         int(r["seat"]),
@@ -378,7 +372,7 @@ def move_record(r: _Row) -> MoveRecord:
     )
 
 
-def result_row(r: _Row) -> ResultRow:
+def result_row(r: Row) -> ResultRow:
     return ResultRow(
         int(r["seat"]),
         r["user_id"],
@@ -389,7 +383,7 @@ def result_row(r: _Row) -> ResultRow:
     )
 
 
-def leader_row(r: _Row) -> LeaderRow:
+def leader_row(r: Row) -> LeaderRow:
     return LeaderRow(
         int(r["user_id"]),
         r["name"],
@@ -403,7 +397,7 @@ def leader_row(r: _Row) -> LeaderRow:
     )
 
 
-def played_game(r: _Row) -> PlayedGame:
+def played_game(r: Row) -> PlayedGame:
     return PlayedGame(
         int(r["id"]),
         r["kind"],
@@ -416,51 +410,15 @@ def played_game(r: _Row) -> PlayedGame:
     )
 
 
-def user_settings_record(row: _Row | None) -> UserSettings:
+def user_settings_record(row: Row | None) -> UserSettings:
     if row is None:
         return UserSettings()
     return UserSettings(row["lang"], bool(row["dm_turn"]), bool(row["dm_reminders"]))
 
 
-def vacation_record(r: _Row) -> Vacation:
+def vacation_record(r: Row) -> Vacation:
     return Vacation(int(r["guild_id"]), int(r["user_id"]), r["starts_at"], r["ends_at"])
 
 
-def rating_row(r: _Row) -> RatingRow:
+def rating_row(r: Row) -> RatingRow:
     return RatingRow(int(r["guild_id"]), r["kind"], int(r["user_id"]), r["mu"], r["sigma"])
-
-
-# Per seat of a game: its turns (the rows that end one, neither undone nor
-# undos) and how many of them the player ended himself (not by_ai). A human
-# who played under a quarter of them is not rated (bot.ratings.rated_placings).
-_TURNS_SELECT = """
-SELECT m.game_id, m.seat, COUNT(*) AS turns,
-       SUM(CASE WHEN m.by_ai THEN 0 ELSE 1 END) AS own_turns
-FROM moves m
-WHERE {where} AND m.ends_turn AND m.undoes IS NULL
-  AND NOT EXISTS (SELECT 1 FROM undone u WHERE u.game_id = m.game_id AND u.ply = m.ply)
-GROUP BY m.game_id, m.seat
-"""
-
-
-def seat_turns_sql(placeholder: str) -> str:
-    """The turns of each seat of the game bound to ``placeholder`` (``?``, ``$1``)."""
-    return _TURNS_SELECT.format(where=f"m.game_id = {placeholder}")
-
-
-# Every finished game's human placings and turns, oldest game first: what
-# ratings fold over. The same text for both backends.
-RATED_RESULTS_SQL = (
-    "WITH turns AS ("
-    + _TURNS_SELECT.format(where="m.game_id IN (SELECT id FROM games WHERE status = 'finished')")
-    + """)
-SELECT g.id AS game_id, g.guild_id, g.kind, s.user_id, r.rank,
-       COALESCE(t.own_turns, 0) AS own_turns, COALESCE(t.turns, 0) AS turns
-FROM games g
-JOIN results r ON r.game_id = g.id
-JOIN seats s ON s.game_id = r.game_id AND s.seat = r.seat
-LEFT JOIN turns t ON t.game_id = r.game_id AND t.seat = r.seat
-WHERE g.status = 'finished' AND NOT s.is_bot AND s.user_id IS NOT NULL
-ORDER BY g.finished_at, g.id, r.seat
-"""
-)

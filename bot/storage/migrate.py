@@ -1,10 +1,17 @@
-"""Numbered SQL migrations for SQLite, tracked in ``schema_migrations``.
+"""Numbered SQL migrations, tracked in ``schema_migrations``: one runner for both databases.
 
-Each ``NNN_name.sql`` file runs in its own ``BEGIN IMMEDIATE`` transaction
-together with its bookkeeping row, so a crash leaves either all of it or none.
-Statements are executed one by one because ``executescript`` would COMMIT
-our open transaction first (Python 3.11). PRAGMAs such as ``foreign_keys``
-are no-ops inside a transaction, so migrations must not rely on them.
+Each database has its folder of ``NNN_name.sql`` files, numbered and named
+alike (``migrations/`` for SQLite, ``migrations_pg/`` for PostgreSQL).
+:func:`run_migrations` applies the ones a database lacks, each in its own
+transaction together with its bookkeeping row, so a crash leaves either all of
+it or none; a database newer than the code is refused. What differs is a
+:class:`MigrationTarget`: SQLite's is here (:func:`apply_migrations`),
+PostgreSQL's in :mod:`.postgres`.
+
+SQLite: statements are executed one by one because ``executescript`` would
+COMMIT our open transaction first (Python 3.11). PRAGMAs such as
+``foreign_keys`` are no-ops inside a transaction, so migrations must not rely
+on them.
 """
 
 from __future__ import annotations
@@ -16,12 +23,20 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from importlib.abc import Traversable
+from typing import Any, Protocol
 
 import aiosqlite
 
 from .base import MigrationError
 
 _FILE_RE = re.compile(r"^(\d+)_(\w+)\.sql$")
+
+# The bookkeeping table, the same in both dialects.
+SCHEMA_MIGRATIONS = (
+    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+)
+CURRENT_VERSION = "SELECT COALESCE(MAX(version), 0) FROM schema_migrations"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,19 +88,6 @@ def _only_comments(text: str) -> bool:
     return not without.strip()
 
 
-async def current_version(conn: aiosqlite.Connection) -> int:
-    async with conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations") as cur:
-        row = await cur.fetchone()
-    return int(row[0]) if row is not None else 0
-
-
-# The bookkeeping table, the same in both dialects.
-SCHEMA_MIGRATIONS = (
-    "CREATE TABLE IF NOT EXISTS schema_migrations ("
-    " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
-)
-
-
 def refuse_newer(have: int, migrations: Sequence[Migration]) -> None:
     """A database migrated by newer code is not touched."""
     latest = migrations[-1].version if migrations else 0
@@ -93,41 +95,120 @@ def refuse_newer(have: int, migrations: Sequence[Migration]) -> None:
         raise MigrationError(f"database schema is v{have}, newer than this code (v{latest})")
 
 
-async def apply_migrations(
-    conn: aiosqlite.Connection, migrations: Sequence[Migration]
-) -> list[int]:
-    """Apply the migrations the database lacks; return their versions (empty = no-op).
+# --------------------------------------------------------------------------- the runner
 
-    ``conn`` must be in autocommit mode (``isolation_level=None``).
-    """
-    await conn.execute(SCHEMA_MIGRATIONS)
-    have = await current_version(conn)
+
+class MigrationTarget(Protocol):
+    """One connection of a database, as the runner needs it (SQL with ``?``)."""
+
+    # What the driver raises for a statement the database refused: a failed migration.
+    failures: tuple[type[BaseException], ...]
+
+    async def current_version(self) -> int:
+        """The highest migration applied, once ``schema_migrations`` exists."""
+        ...
+
+    async def begin(self) -> None:
+        """Open one migration's transaction. Outside the failures: a database busy
+        now is tried again later, not a broken migration."""
+        ...
+
+    async def lock(self) -> None:
+        """Make the transaction the only one migrating, across processes."""
+        ...
+
+    async def commit(self) -> None: ...
+
+    async def rollback(self) -> None: ...
+
+    async def fetch_value(self, sql: str, params: Sequence[Any]) -> Any:
+        """The first column of the first row, or None."""
+        ...
+
+    async def execute(self, sql: str, params: Sequence[Any]) -> None: ...
+
+    async def run_script(self, sql: str) -> None:
+        """Every statement of a migration file."""
+        ...
+
+
+async def run_migrations(target: MigrationTarget, migrations: Sequence[Migration]) -> list[int]:
+    """Apply the migrations the database lacks; return their versions (empty = no-op)."""
+    have = await target.current_version()
     refuse_newer(have, migrations)
     applied: list[int] = []
     for mig in migrations:
         if mig.version <= have:
             continue
-        await conn.execute("BEGIN IMMEDIATE")
+        await target.begin()
         try:
+            await target.lock()
             # Another process may have applied it since we looked.
-            async with conn.execute(
+            done = await target.fetch_value(
                 "SELECT 1 FROM schema_migrations WHERE version = ?", (mig.version,)
-            ) as cur:
-                done = await cur.fetchone() is not None
-            if not done:
-                for stmt in split_statements(mig.sql):
-                    await conn.execute(stmt)
-                await conn.execute(
+            )
+            if done is None:
+                await target.run_script(mig.sql)
+                await target.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (mig.version, mig.name, datetime.now(UTC).isoformat(timespec="seconds")),
                 )
-            await conn.execute("COMMIT")
+            await target.commit()
         except BaseException as exc:
-            if conn.in_transaction:
-                await conn.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.Error):
+            await target.rollback()
+            if isinstance(exc, target.failures):
                 raise MigrationError(f"migration {mig.version} ({mig.name}) failed: {exc}") from exc
             raise
-        if not done:
+        if done is None:
             applied.append(mig.version)
     return applied
+
+
+# --------------------------------------------------------------------------- SQLite's side
+
+
+class _SqliteTarget:
+    """An aiosqlite connection in autocommit mode (``isolation_level=None``)."""
+
+    failures: tuple[type[BaseException], ...] = (sqlite3.Error,)
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def current_version(self) -> int:
+        await self._conn.execute(SCHEMA_MIGRATIONS)
+        return int(await self.fetch_value(CURRENT_VERSION, ()) or 0)
+
+    async def begin(self) -> None:
+        await self._conn.execute("BEGIN IMMEDIATE")  # the write lock, across processes
+
+    async def lock(self) -> None:
+        pass  # BEGIN IMMEDIATE holds it already
+
+    async def commit(self) -> None:
+        await self._conn.execute("COMMIT")
+
+    async def rollback(self) -> None:
+        if self._conn.in_transaction:
+            await self._conn.execute("ROLLBACK")
+
+    async def fetch_value(self, sql: str, params: Sequence[Any]) -> Any:
+        rows = list(await self._conn.execute_fetchall(sql, params))
+        return rows[0][0] if rows else None
+
+    async def execute(self, sql: str, params: Sequence[Any]) -> None:
+        await self._conn.execute(sql, params)
+
+    async def run_script(self, sql: str) -> None:
+        for statement in split_statements(sql):
+            await self._conn.execute(statement)
+
+
+async def apply_migrations(
+    conn: aiosqlite.Connection, migrations: Sequence[Migration]
+) -> list[int]:
+    """Apply SQLite migrations the database lacks; return their versions (empty = no-op).
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``).
+    """
+    return await run_migrations(_SqliteTarget(conn), migrations)
