@@ -1,6 +1,6 @@
 """The short rules of each game, as pages for ``/rules``.
 
-A game package may hold ``rules/en.md`` and ``rules/fr.md``: a summary of
+A game package may hold ``rulebook/en.md`` and ``rulebook/fr.md``: a summary of
 its rules and its notation, one Discord message per page. Pages are
 separated by a line holding only ``---``; each starts with a ``## `` title
 and stays within :data:`PAGE_LIMIT` characters (tests check both). The full
@@ -24,7 +24,7 @@ TITLE_PREFIX = "## "
 
 
 def _read(package: str, lang: str) -> str | None:
-    path = resources.files(package).joinpath("rules").joinpath(f"{lang}.md")
+    path = resources.files(package).joinpath("rulebook").joinpath(f"{lang}.md")
     if not path.is_file():
         return None
     return path.read_text(encoding="utf-8")
@@ -47,7 +47,7 @@ def split(text: str) -> tuple[str, ...]:
 def pages(package: str, lang: str) -> tuple[str, ...]:
     """The rules pages of a game package (e.g. ``"games.desert"``) in ``lang``
     (``"en"`` or ``"fr"``; anything else, or a language the package lacks,
-    falls back to English), read from ``<package>/rules/<lang>.md``. A package
+    falls back to English), read from ``<package>/rulebook/<lang>.md``. A package
     without rules files gives ``()``."""
     wanted = lang if lang in LANGUAGES else FALLBACK
     for candidate in dict.fromkeys((wanted, FALLBACK)):

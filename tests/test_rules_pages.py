@@ -169,7 +169,7 @@ def test_both_languages_have_the_same_number_of_pages(key: str) -> None:
 @pytest.mark.parametrize(("key", "lang"), BY_LANG)
 def test_every_page_is_one_titled_discord_message(key: str, lang: str) -> None:
     found = pages(SPECS[key].package, lang)
-    assert found, f"games/{key}/rules/{lang}.md is missing"
+    assert found, f"games/{key}/rulebook/{lang}.md is missing"
     titles = [page_title(page) for page in found]
     assert len(set(titles)) == len(titles)
     assert titles[-1] == LAST_TITLE[lang]
