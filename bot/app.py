@@ -30,8 +30,12 @@ from bot.translator import CommandTranslator
 log = logging.getLogger(__name__)
 
 # The platform's own cogs; each registered game adds its commands (``GameSpec.commands``).
+# The first four fill /game, in this order (cogs/game_group.py).
 PLATFORM_EXTENSIONS = (
     "cogs.lobby",
+    "cogs.showing",
+    "cogs.seats",
+    "cogs.game_list",
     "cogs.background",
     "cogs.leaderboard",
     "cogs.help",

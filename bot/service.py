@@ -25,6 +25,7 @@ from bot.names import clean_name, md
 from bot.session import (
     CancelVote,
     MoveReport,
+    Saved,
     Session,
     Turn,
     result_rows,
@@ -273,8 +274,9 @@ class GameService:
         )
         return self.sessions.of(record), False
 
-    async def start(self, channel_id: int, user_id: int, first: Seat | None = None) -> MoveReport:
-        """Start the lobby; ``first`` (a lobby seat) plays first, else drawn from the seed."""
+    async def start(self, channel_id: int, user_id: int, first: Seat | None = None) -> Saved:
+        """Start the lobby; ``first`` (a lobby seat) plays first, else drawn from the seed.
+        AI seats to act first play in :meth:`settle`."""
         session = await self.require_session(channel_id)
         record = session.record
         if record.status != "lobby":
@@ -297,7 +299,7 @@ class GameService:
                 reply_hook=REPLY_HOOK.get(),
             )
         )
-        return MoveReport(session, self.sessions.of(record), ())
+        return Saved(session, self.sessions.of(record))
 
     async def cancel(self, channel_id: int, user_id: int, is_admin: bool) -> Session:
         """Cancel from the record alone (a broken game too). A lobby: its creator
@@ -395,8 +397,8 @@ class GameService:
 
     async def play(
         self, channel_id: int, user_id: int, text: str, *, expected_version: int | None = None
-    ) -> MoveReport:
-        """Parse and apply a player's command and save it (AI seats move in advance()).
+    ) -> Saved:
+        """Parse and apply a player's command and save it (AI seats move in :meth:`settle`).
 
         ``expected_version`` is the board the player acted on (a button). If
         other seats moved since, the command is re-checked on the new board
@@ -446,9 +448,9 @@ class GameService:
             ended = after.record.status == "finished"
             if ended or step.ends_turn:
                 turn = await self._whole_turn(after, seat, step.events)
-                return MoveReport(session, after, (turn,), ended=ended)
+                return Saved(session, after, ended=ended, _turns=(turn,))
             turn = Turn(seat, tuple(engine.format_move(m) for m in moves), False, step.events)
-            return MoveReport(session, after, (turn,), turn_over=False)
+            return Saved(session, after, turn_over=False, _turns=(turn,))
         raise UserError("game.stale")
 
     async def _whole_turn(self, after: Session, seat: Seat, last: tuple[Event, ...]) -> Turn:
@@ -470,8 +472,9 @@ class GameService:
         if any(m.seat == seat for m in moved):
             raise UserError("game.stale")
 
-    async def resign(self, channel_id: int, user_id: int) -> MoveReport:
-        """The AI takes over the seat; the game ends when no real contest is left.
+    async def resign(self, channel_id: int, user_id: int) -> Saved:
+        """The AI takes over the seat (it plays in :meth:`settle`); the game ends
+        when no real contest is left.
 
         A game that ends so before half its course (the engine's ``progress``)
         does not count: it is cancelled, not won, so a second account that
@@ -486,7 +489,7 @@ class GameService:
                 continue  # someone moved meanwhile: resign on the new board
         raise UserError("game.stale")
 
-    async def _resign(self, session: Session, seat: Seat) -> MoveReport:
+    async def _resign(self, session: Session, seat: Seat) -> Saved:
         seats = [replace(s, resigned=True) if s.seat == seat else s for s in session.record.seats]
         still_in = [s for s in seats if not s.out]
         ends = len(still_in) <= 1 or all(s.is_bot for s in still_in)
@@ -494,23 +497,40 @@ class GameService:
         storage, game, version = self.storage, session.id, session.record.version
         if not ends:
             record = await storage.resign_seat(game, version, seat, state)
-            return MoveReport(session, self.sessions.of(record), ())
+            return Saved(session, self.sessions.of(record))
         if counts_when_cut_short(session):
             results = result_rows(seats, None)
             record = await storage.resign_seat(game, version, seat, state, results)
-            return MoveReport(session, self.sessions.of(record), (), ended=True)
+            return Saved(session, self.sessions.of(record), ended=True)
         record = await storage.resign_seat(game, version, seat, state, cancel=True)
-        return MoveReport(session, self.sessions.of(record), (), ended=True, void=True)
+        return Saved(session, self.sessions.of(record), ended=True, void=True)
+
+    # ------------------------------------------------------------------ AI seats
+
+    async def settle(self, saved: Saved) -> MoveReport:
+        """The whole answer to a saved action: the player's turn, then, once his
+        turn is over, the turns of the AI seats (bots, resigned, away or removed
+        players) that follow it, played now until a human must act. A step
+        inside a turn (a first camel) leads to nothing yet.
+
+        The only way to a saved action's turns (see :class:`~bot.session.Saved`):
+        a front end cannot post a move and forget the AI's answer. Call it once
+        the interaction is acknowledged; the AI may think for a while. A lost
+        race means another handler is already playing the AI, so it just stops.
+        """
+        if not saved.turn_over:
+            step = saved._turns
+            return MoveReport(saved.before, saved.after, step, turn_over=False, void=saved.void)
+        after, turns = await self._run_ai(saved.after)
+        ended = saved.ended or after.record.status == "finished"
+        return MoveReport(saved.before, after, (*saved._turns, *turns), ended, void=saved.void)
 
     async def advance(self, session: Session) -> MoveReport:
-        """Let AI seats (bots, resigned players) play until a human must act.
-
-        Called after the interaction is acknowledged, and at start-up for
-        games a restart interrupted. A lost race means another handler is
-        already doing it, so it just stops.
-        """
-        after, turns = await self._run_ai(session)
-        return MoveReport(session, after, tuple(turns), ended=after.record.status == "finished")
+        """The AI turns due in a game that no player's action is waiting on:
+        at start-up for the games a restart interrupted, and when a seat was
+        just handed to the AI (a takeover vote, a moderator's removal). A
+        player's action is answered with :meth:`settle` instead."""
+        return await self.settle(Saved(session, session))
 
     # ------------------------------------------------------------------ background jobs
 

@@ -1,5 +1,6 @@
 """A game as the platform handles it: its record and loaded state (Session),
-what a move did (Turn, MoveReport) and how a finished game ranks (standings).
+what an action saved (Saved) and what it led to (Turn, MoveReport), and how
+a finished game ranks (standings).
 
 Plain values; :mod:`bot.service` makes and changes them.
 """
@@ -7,7 +8,7 @@ Plain values; :mod:`bot.service` makes and changes them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -170,7 +171,35 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class Saved:
+    """A player's action (a start, a move, a resignation), checked and saved;
+    the AI seats have not answered it yet.
+
+    Its turns are not read here but from :meth:`GameService.settle
+    <bot.service.GameService.settle>`, which first lets the AI seats play what
+    the action leads to: so no front end can post a turn and forget the AI.
+    Saving is fast and its refusals come before anything is said; the AI may
+    think longer than Discord waits for an answer (three seconds), so a front
+    end acknowledges the interaction in between, then settles and posts the
+    player's turn and the AI's in one post.
+    """
+
+    before: Session
+    after: Session
+    ended: bool = False
+    # False while the player still acts in the same turn (a first camel):
+    # such a step is answered privately; the turn's post comes at its end.
+    turn_over: bool = True
+    # Ended by resignations before half its course: cancelled, it counts for nobody.
+    void: bool = False
+    # The player's own turn, for GameService.settle only (see above).
+    _turns: tuple[Turn, ...] = field(default=(), repr=False)
+
+
+@dataclass(frozen=True)
 class MoveReport:
+    """A settled action: the player's turn and the AI turns that followed it."""
+
     before: Session
     after: Session
     turns: tuple[Turn, ...]  # the player's command first, then AI turns
@@ -180,6 +209,12 @@ class MoveReport:
     turn_over: bool = True
     # Ended by resignations before half its course: cancelled, it counts for nobody.
     void: bool = False
+
+    @property
+    def finished(self) -> bool:
+        """Over by its own rules or with results (not cancelled): the final post
+        gets its score chart."""
+        return self.after.record.status == "finished"
 
     def private_events(self) -> dict[Seat, tuple[Event, ...]]:
         """Per seat, the events only it may read, in order."""

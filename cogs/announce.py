@@ -5,7 +5,7 @@ a process that stops in between (a crash, SIGKILL, a failed post) would leave
 the turn unposted, the "thinking…" placeholder forever, and nobody pinged.
 Each write that ends a turn notes the post it owes, in the same UPDATE
 (``Storage.record_move``, ``start_game``); the handler's own post settles it
-(``flow.after_post``). Once ``ANNOUNCE_GRACE`` has passed with the post still
+(``news.after_post``). Once ``ANNOUNCE_GRACE`` has passed with the post still
 owed, the background job (``cogs/background.py``, at start-up and then every
 ``CLOCK_CHECK_SECONDS``) claims the game by a compare-and-set, so one process
 of several posts it, and posts through the channel everything since the last
@@ -33,10 +33,10 @@ from bot.service import GameService, turns_of
 from bot.session import Session
 from bot.storage import MoveRecord, ReplyHook, Unannounced
 from cogs.boards import boards_of
-from cogs.buttons import turn_view
-from cogs.flow import after_post, send_final_chart, tell_parent_result, tell_parent_started
-from cogs.lobby_text import seat_lines
-from cogs.replies import board_link, game_message, post_to_channel, title, turn_lines
+from cogs.lobby_text import start_lines
+from cogs.news import after_post, send_final_chart, tell_parent_result, tell_parent_started
+from cogs.replies import board_link, game_message, post_to_channel, turn_lines
+from cogs.turn_post import turn_view
 
 log = logging.getLogger(__name__)
 
@@ -109,13 +109,6 @@ def whole_turns(rows: Sequence[MoveRecord]) -> list[MoveRecord]:
     counting = [row for row in rows if row.counts]
     ends = [i for i, row in enumerate(counting) if row.ends_turn]
     return counting[: ends[-1] + 1] if ends else []
-
-
-def start_lines(session: Session) -> list[str]:
-    """What the start post says: the game, its number and the seat order."""
-    lang = session.lang
-    head = i18n.t(lang, "lobby.started", game=title(session, lang), id=session.id)
-    return [head, *seat_lines(session, lang)]
 
 
 async def replace_placeholder(

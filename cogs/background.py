@@ -26,7 +26,7 @@ from bot.service import GameService
 from bot.session import Session
 from bot.storage import StorageUnavailable, Unannounced
 from cogs.announce import announce_late, post_since_last_post
-from cogs.flow import deliver_private, report_failure
+from cogs.news import deliver_private, report_failure
 from cogs.votes import VOTE_ITEMS, tell_clock_news
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ from discord.ext import commands
 from bot import i18n, registry
 from bot.errors import UserError
 from bot.translator import cmd
+from cogs.choices import game_choices
 from cogs.history import HistoryPages
-from cogs.lobby import game_choices
 from cogs.pager import PageButton, PageContent, clamp, send_pages
 from cogs.replies import EMBED_COLOUR
 from games import catalogue, rules_pages

@@ -32,7 +32,7 @@ from bot.session import Session
 from bot.storage import MoveRecord, SeatRecord
 from bot.timeline import turn_ends
 from cogs.boards import boards_of
-from cogs.buttons import game_of_this_channel, service_of
+from cogs.interactions import game_of_this_channel, service_of
 from cogs.pager import PageButton, PageContent, clamp, newest_first, page_count, send_pages
 from cogs.replies import EMBED_COLOUR, final_summary, title, turn_lines
 from cogs.visibility import can_see

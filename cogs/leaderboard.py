@@ -26,7 +26,7 @@ from bot.names import clean_name, md
 from bot.ratings import Rating
 from bot.storage import LeaderRow, PlayedGame
 from bot.translator import cmd
-from cogs.lobby import game_choices
+from cogs.choices import game_choices
 from cogs.replies import EMBED_COLOUR
 from cogs.visibility import Sight
 from games.text import Term

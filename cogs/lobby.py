@@ -1,4 +1,10 @@
-"""/game …: lobbies, starting, what a game shows, private info, resigning, cancelling."""
+"""/game new, join, leave, remove, start, cancel, settings: forming a table.
+
+A lobby is opened (in a thread of its own when the server and the bot's
+rights allow), filled and started, or cancelled; a running game is
+cancelled by a moderator or by all its players' votes. The server's
+settings for its tables (threads, vacation days) are here too.
+"""
 
 from __future__ import annotations
 
@@ -9,51 +15,32 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
 from bot import i18n, registry
-from bot.clocks import DEFAULT_CLOCK, clock_name
+from bot.clocks import DEFAULT_CLOCK
 from bot.errors import UserError
-from bot.names import clean_name, md
-from bot.service import GameService
+from bot.names import clean_name
 from bot.session import Session
 from bot.translator import cmd
 from cogs import options as game_options
-from cogs.boards import board_file, hand_file
-from cogs.buttons import DYNAMIC_ITEMS, cancel_vote_view, lobby_view, resign_view, vote_text
-from cogs.flow import post_ai_turns, publish
-from cogs.history import history_reply, replay_reply
-from cogs.lobby_text import lobby_lines, seat_lines
-from cogs.replies import describe, game_message, title
+from cogs.buttons import DYNAMIC_ITEMS, cancel_vote_view, lobby_view, vote_text
+from cogs.choices import game_choices
+from cogs.game_group import GameSubcommands, per_user
+from cogs.lobby_text import lobby_lines, seat_lines, start_lines
+from cogs.replies import announce
 from cogs.threads import open_thread
-from cogs.visibility import Sight
-from cogs.votes import answer_undo
+from cogs.turn_post import publish
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
 
 log = logging.getLogger(__name__)
 
-RENDERS_PER_MINUTE = 6  # /game board and /game hand draw images: a user gets a few a minute
 # Commands that post publicly, per user and minute: enough for any honest use
-# (the caps bound the open tables; a repeated undo or cancel request is
-# answered privately anyway), too few to flood a channel.
+# (the caps bound the open tables; a repeated cancel request is answered
+# privately anyway), too few to flood a channel.
 NEW_PER_MINUTE = 3
-UNDO_PER_MINUTE = 5
 CANCEL_PER_MINUTE = 3
-
-
-def per_user(interaction: discord.Interaction) -> tuple[int | None, int]:
-    return (interaction.guild_id, interaction.user.id)
-
-
-def game_choices() -> list[app_commands.Choice[str]]:
-    """One choice per registered game, titled in each reader's language."""
-    return [
-        app_commands.Choice(name=cmd(i18n.t("en", f"{key}.title"), f"{key}.title"), value=key)
-        for key in registry.specs()
-    ]
-
 
 CLOCK_CHOICES = [
     app_commands.Choice(name=cmd("fast: 1 hour a turn", "clock.choice.fast"), value="fast"),
@@ -68,28 +55,17 @@ LANGUAGE_CHOICES = [
 ]
 
 
-class Lobby(commands.Cog):
-    game = app_commands.Group(
-        name=cmd("game", "cmd.game.name"),
-        description=cmd("Create, join and manage board games", "cmd.game.description"),
-        guild_only=True,
-    )
-
+class Lobby(GameSubcommands):
     def __init__(self, bot: Caravanserai) -> None:
-        self.bot = bot
+        super().__init__(bot)
         self._opening: set[tuple[int | None, int]] = set()  # (server, user) running /game new
 
-    @property
-    def service(self) -> GameService:
-        return self.bot.service
-
     async def cog_load(self) -> None:
+        await super().cog_load()
         # Buttons of posts made before a restart are routed by their custom_id.
         self.bot.add_dynamic_items(*DYNAMIC_ITEMS)
 
-    # ------------------------------------------------------------------ lobby
-
-    @game.command(
+    @app_commands.command(
         name=cmd("new", "cmd.game.new.name"),
         description=cmd("Open a lobby for a game in this channel", "cmd.game.new.description"),
     )
@@ -234,7 +210,7 @@ class Lobby(commands.Cog):
             for label, value in game_options.suggest(spec, current, interaction.locale)
         ]
 
-    @game.command(
+    @app_commands.command(
         name=cmd("join", "cmd.game.join.name"),
         description=cmd("Join the lobby in this channel", "cmd.game.join.description"),
     )
@@ -252,7 +228,7 @@ class Lobby(commands.Cog):
         )
         await announce(interaction, [line, *seat_lines(session, lang)], lobby_view(session))
 
-    @game.command(
+    @app_commands.command(
         name=cmd("leave", "cmd.game.leave.name"),
         description=cmd("Leave the lobby in this channel", "cmd.game.leave.description"),
     )
@@ -262,7 +238,7 @@ class Lobby(commands.Cog):
         key = "lobby.left_cancelled" if cancelled else "lobby.left"
         await announce(interaction, [i18n.t(session.lang, key, user=interaction.user.mention)])
 
-    @game.command(
+    @app_commands.command(
         name=cmd("remove", "cmd.game.remove.name"),
         description=cmd(
             "Take a bot seat out of the lobby (creator)", "cmd.game.remove.description"
@@ -285,7 +261,7 @@ class Lobby(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         return await self._seat_choices(interaction, current, bots_only=True)
 
-    @game.command(
+    @app_commands.command(
         name=cmd("start", "cmd.game.start.name"),
         description=cmd("Start the game (lobby creator)", "cmd.game.start.description"),
     )
@@ -297,13 +273,8 @@ class Lobby(commands.Cog):
         assert interaction.channel_id is not None
         lobby = await self.service.require_session(interaction.channel_id)
         chosen = seat_number(lobby, first) if first.strip() else None
-        report = await self.service.start(interaction.channel_id, interaction.user.id, chosen)
-        lang = report.after.lang
-        head = [
-            i18n.t(lang, "lobby.started", game=title(report.after, lang), id=report.after.id),
-            *seat_lines(report.after, lang),
-        ]
-        await publish(interaction, self.service, report, head)
+        saved = await self.service.start(interaction.channel_id, interaction.user.id, chosen)
+        await publish(interaction, self.service, saved, start_lines(saved.after))
 
     @start.autocomplete("first")
     async def first_autocomplete(
@@ -326,7 +297,7 @@ class Lobby(commands.Cog):
             if needle in f"{s.seat + 1}. {s.name}".lower() and (s.is_bot or not bots_only)
         ][:25]
 
-    @game.command(
+    @app_commands.command(
         name=cmd("cancel", "cmd.game.cancel.name"),
         description=cmd(
             "Cancel the game in this channel (creator or admin)", "cmd.game.cancel.description"
@@ -374,7 +345,7 @@ class Lobby(commands.Cog):
             interaction, [i18n.t(session.lang, "game.cancelled", id=session.id, user=user)]
         )
 
-    @game.command(
+    @app_commands.command(
         name=cmd("settings", "cmd.game.settings.name"),
         description=cmd(
             "Server settings for games (Manage Server)", "cmd.game.settings.description"
@@ -420,258 +391,6 @@ class Lobby(commands.Cog):
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
-    # ------------------------------------------------------------------ what a game shows
-
-    @game.command(
-        name=cmd("status", "cmd.game.status.name"),
-        description=cmd("Players, turn and state of the game here", "cmd.game.status.description"),
-    )
-    async def status(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        locale = interaction.locale
-        session = await self.service.latest_in(interaction.channel_id)
-        head = self._status_head(session, locale)
-        if session.record.status == "finished":
-            head += await self._why_it_ended(session, locale)
-        message = await game_message(session, head, locale, boards=None)
-        await interaction.response.send_message(
-            message.content,
-            embed=message.embed,
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
-
-    def _status_head(self, session: Session, locale: object) -> list[str]:
-        if session.broken:
-            return [
-                i18n.t(locale, "game.broken_status", game=title(session, locale), id=session.id),
-                *seat_lines(session, locale),
-            ]
-        status = i18n.t(locale, f"status.{session.record.status}")
-        lines = [
-            i18n.t(
-                locale,
-                "game.status_line",
-                game=title(session, locale),
-                id=session.id,
-                status=status,
-            )
-        ]
-        chosen = game_options.describe(session.spec, session.record.options, locale)
-        if chosen:
-            lines.append(i18n.t(locale, "options.line", options=chosen))
-        lines.append(clock_status(session, locale))
-        if session.record.status in ("lobby", "active"):
-            lines += seat_lines(session, locale)
-        return lines
-
-    async def _why_it_ended(self, session: Session, locale: object) -> list[str]:
-        """The game's own last words (e.g. a supply ran out), or the resignations."""
-        if session.outcome is None:
-            return []
-        turns = await self.service.history(session)
-        last = turns[-1].public_events() if turns else ()
-        return [f"🏁 {describe(e, locale)}" for e in last if e.seat is None]
-
-    @game.command(
-        name=cmd("board", "cmd.game.board.name"),
-        description=cmd(
-            "Show the board as you may see it (only to you)", "cmd.game.board.description"
-        ),
-    )
-    @app_commands.checks.cooldown(RENDERS_PER_MINUTE, 60.0, key=per_user)
-    async def board(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        session = await self.service.latest_in(interaction.channel_id)
-        if session.state is None:
-            raise_not_started()
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        # A player who resigned or was removed sees what a spectator sees.
-        seat = session.private_seat(interaction.user.id)
-        file = await board_file(self.bot.boards, session, seat, interaction.locale)
-        embed = discord.Embed(
-            title=i18n.t(
-                interaction.locale,
-                "game.title",
-                title=title(session, interaction.locale),
-                id=session.id,
-            )
-        )
-        embed.set_image(url="attachment://board.png")
-        await interaction.followup.send(embed=embed, file=file, ephemeral=True)
-
-    @game.command(
-        name=cmd("hand", "cmd.game.hand.name"),
-        description=cmd("Your private information (only to you)", "cmd.game.hand.description"),
-    )
-    @app_commands.checks.cooldown(RENDERS_PER_MINUTE, 60.0, key=per_user)
-    async def hand(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        session = await self.service.latest_in(interaction.channel_id)
-        if session.state is None:
-            raise_not_started()
-        seat = session.hand_seat(interaction.user.id)
-        locale = interaction.locale
-        lines = [describe(line, locale) for line in session.hand(seat)]
-        text = "\n".join(lines) or i18n.t(locale, "game.hand_empty")
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        file = await hand_file(self.bot.boards, session, seat, locale)
-        if file is None:
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.followup.send(text, file=file, ephemeral=True)
-
-    @game.command(
-        name=cmd("history", "cmd.game.history.name"),
-        description=cmd("The moves of the game here (only to you)", "cmd.game.history.description"),
-    )
-    async def history(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        session = await self.service.latest_in(interaction.channel_id)
-        await history_reply(interaction, self.service, session)
-
-    @game.command(
-        name=cmd("replay", "cmd.game.replay.name"),
-        description=cmd("An animated replay of a finished game", "cmd.game.replay.description"),
-    )
-    @app_commands.rename(game=cmd("game", "cmd.game.replay.game.name"))
-    @app_commands.describe(
-        game=cmd(
-            "The game's number (default: the last game here)", "cmd.game.replay.game.description"
-        )
-    )
-    @app_commands.checks.cooldown(2, 60.0, key=per_user)
-    async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        await replay_reply(interaction, self.service, game)
-
-    @game.command(
-        name=cmd("resign", "cmd.game.resign.name"),
-        description=cmd(
-            "Resign: the AI plays your seat, you rank last", "cmd.game.resign.description"
-        ),
-    )
-    async def resign(self, interaction: discord.Interaction) -> None:
-        """Asks first: the confirmation button resigns (see cogs/buttons.py)."""
-        assert interaction.channel_id is not None
-        session = await self.service.require_session(interaction.channel_id)
-        seat = session.seat_of(interaction.user.id)
-        if session.record.status != "active":
-            raise UserError("game.not_started")
-        if seat is None:
-            raise UserError("game.not_a_player")
-        if session.ai_plays(seat):
-            raise UserError("game.you_resigned")
-        locale = interaction.locale
-        await interaction.response.send_message(
-            i18n.t(locale, "game.resign_confirm"),
-            view=resign_view(session, interaction.user.id, locale),
-            ephemeral=True,
-        )
-
-    @game.command(
-        name=cmd("undo", "cmd.game.undo.name"),
-        description=cmd(
-            "Take back your last move (the others may have to agree)",
-            "cmd.game.undo.description",
-        ),
-    )
-    @app_commands.checks.cooldown(UNDO_PER_MINUTE, 60.0, key=per_user)
-    async def undo(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        outcome = await self.service.undoing.request(
-            interaction.channel_id, interaction.user.id, datetime.now(UTC)
-        )
-        await answer_undo(interaction, self.service, outcome)
-
-    @game.command(
-        name=cmd("vacation", "cmd.game.vacation.name"),
-        description=cmd(
-            "Pause your turn clocks in this server for some days (0: back now)",
-            "cmd.game.vacation.description",
-        ),
-    )
-    @app_commands.rename(days=cmd("days", "cmd.game.vacation.days.name"))
-    @app_commands.describe(
-        days=cmd("How many days (0 ends your vacation)", "cmd.game.vacation.days.description")
-    )
-    async def vacation(
-        self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 31]
-    ) -> None:
-        assert interaction.guild_id is not None
-        locale, guild, user = interaction.locale, interaction.guild_id, interaction.user.id
-        if days == 0:
-            await self.service.absence.end_vacation(guild, user)
-            text = i18n.t(locale, "vacation.ended")
-        else:
-            ends, left = await self.service.absence.start_vacation(guild, user, days)
-            text = i18n.t(
-                locale, "vacation.started", until=f"<t:{int(ends.timestamp())}:f>", count=left
-            )
-        await interaction.response.send_message(text, ephemeral=True)
-
-    @game.command(
-        name=cmd("kick", "cmd.game.kick.name"),
-        description=cmd(
-            "Moderators: the AI plays a player's seat to the end; they rank last",
-            "cmd.game.kick.description",
-        ),
-    )
-    @app_commands.rename(player=cmd("player", "cmd.game.kick.player.name"))
-    @app_commands.describe(
-        player=cmd("The player to remove from the game here", "cmd.game.kick.player.description")
-    )
-    @app_commands.default_permissions(manage_guild=True)
-    async def kick(self, interaction: discord.Interaction, player: discord.User) -> None:
-        assert interaction.channel_id is not None
-        session, seat = await self.service.absence.remove_player(
-            interaction.channel_id, player.id, bool(interaction.permissions.manage_guild)
-        )
-        line = i18n.t(session.lang, "game.kicked", player=session.shown(seat))
-        await announce(interaction, [line])
-        await post_ai_turns(interaction.client, self.service, session)
-
-    @game.command(
-        name=cmd("list", "cmd.game.list.name"),
-        description=cmd("Games of this server", "cmd.game.list.description"),
-    )
-    async def list_games(self, interaction: discord.Interaction) -> None:
-        """The server's open games in channels the caller can see (moderators: all)."""
-        assert interaction.guild_id is not None
-        # Archived threads are looked up at Discord: that may take a few seconds.
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        sight = Sight(interaction)
-        records = [
-            r
-            for r in await self.bot.storage.list_games(interaction.guild_id, ("lobby", "active"))
-            if await sight.sees(r.channel_id)
-        ]
-        locale = interaction.locale
-        if not records:
-            text = i18n.t(locale, "list.empty")
-        else:
-            lines = [i18n.t(locale, "list.head")]
-            for record in records:
-                name = i18n.t(locale, f"{record.kind}.title")
-                status = i18n.t(locale, f"status.{record.status}")
-                players = ", ".join(md(seat.name) for seat in record.seats)
-                lines.append(
-                    f"• <#{record.channel_id}> — {name} #{record.id} ({status}): {players}"
-                )
-            text = "\n".join(lines)[:2000]
-        await interaction.followup.send(text, ephemeral=True)
-
-
-async def announce(
-    interaction: discord.Interaction, lines: list[str], view: discord.ui.View | None = None
-) -> None:
-    """A public lobby message; it names people without pinging them."""
-    text = "\n".join(lines)
-    mentions = discord.AllowedMentions.none()
-    if view is None:
-        await interaction.response.send_message(text, allowed_mentions=mentions)
-    else:
-        await interaction.response.send_message(text, view=view, allowed_mentions=mentions)
-
 
 @dataclass(frozen=True)
 class NewTable:
@@ -708,23 +427,6 @@ async def close_thread(thread: discord.Thread, rights: discord.Permissions) -> N
         await thread.edit(archived=True)
     except discord.HTTPException:
         log.warning("Could not archive the empty thread %s", thread.id)
-
-
-def clock_status(session: Session, locale: object) -> str:
-    """The game's clock, and when the current wait runs out."""
-    record = session.record
-    name = clock_name(record.clock_hours)
-    label = i18n.t(locale, f"clock.name.{name}", hours=round(record.clock_hours))
-    deadline = session.deadline
-    if deadline is None:
-        return i18n.t(locale, "clock.status", clock=label)
-    due = f"<t:{int(deadline.timestamp())}:R>"
-    key = "clock.status_out" if deadline <= datetime.now(UTC) else "clock.status_due"
-    return i18n.t(locale, key, clock=label, due=due)
-
-
-def raise_not_started() -> None:
-    raise UserError("game.not_started")
 
 
 def seat_number(session: Session, typed: str) -> int:

@@ -1,4 +1,4 @@
-"""The text of a lobby post and of seat lists, in one language."""
+"""The text of a lobby post, of seat lists and of a game's start, in one language."""
 
 from __future__ import annotations
 
@@ -45,3 +45,11 @@ def lobby_lines(session: Session, locale: object) -> list[str]:
     if chosen:
         lines.append(i18n.t(locale, "options.line", options=chosen))
     return [*lines, *seat_lines(session, locale), i18n.t(locale, "lobby.how_to_join")]
+
+
+def start_lines(session: Session) -> list[str]:
+    """What the start post says, in the game's language: the game, its number
+    and the seat order."""
+    lang = session.lang
+    head = i18n.t(lang, "lobby.started", game=title(session, lang), id=session.id)
+    return [head, *seat_lines(session, lang)]

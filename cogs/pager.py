@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from cogs.buttons import guard
+from cogs.interactions import run_component
 
 CUSTOM_ID_LIMIT = 100  # Discord's limit for a component's custom_id
 KIND = re.compile(r"[a-z_]{1,20}")
@@ -136,7 +136,7 @@ class PageButton(
         return cls(args, int(match["page"]), match["button"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guard(interaction, self.turn(interaction))
+        await run_component(interaction, self.turn(interaction))
 
     async def turn(self, interaction: discord.Interaction) -> None:
         content = await self.build(interaction, self.args, self.page)

@@ -12,7 +12,7 @@ and command group; it only adds what is special to it (extra commands)::
         await bot.add_cog(DesertCog(bot))
 
 The module may also define ``quick_moves(session)``: the few short moves that
-get a button of their own on the turn post (see :func:`cogs.buttons.quick_moves`).
+get a button of their own on the turn post (see :func:`cogs.turn_post.quick_moves`).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from bot.errors import UserError
 from bot.service import GameService
 from bot.session import Session
 from bot.translator import cmd
-from cogs.flow import answer
 from cogs.suggest import move_choices, waiting_choice
+from cogs.turn_post import answer
 from games.contract import Seat
 
 if TYPE_CHECKING:
@@ -76,8 +76,8 @@ class GameCog(commands.GroupCog):
         session = await self.service.require_session(interaction.channel_id)
         if session.key != self.key:
             raise UserError("game.wrong_command", command=f"/{session.key}")
-        report = await self.service.play(interaction.channel_id, interaction.user.id, text)
-        await answer(interaction, self.service, report)
+        saved = await self.service.play(interaction.channel_id, interaction.user.id, text)
+        await answer(interaction, self.service, saved)
 
     # ------------------------------------------------------------------ /<game> move
 

@@ -254,3 +254,16 @@ async def post_to_channel(
     """A new public message: its mentions notify (AI turns, reminders, answers)."""
     sent: discord.Message = await channel.send(**_send_kwargs(message))  # type: ignore[call-overload]
     return sent
+
+
+async def announce(
+    interaction: discord.Interaction, lines: list[str], view: discord.ui.View | None = None
+) -> None:
+    """A public answer to a command (a lobby's news, a cancellation, a removal);
+    it names people without pinging them."""
+    text = "\n".join(lines)
+    mentions = discord.AllowedMentions.none()
+    if view is None:
+        await interaction.response.send_message(text, allowed_mentions=mentions)
+    else:
+        await interaction.response.send_message(text, view=view, allowed_mentions=mentions)

@@ -19,8 +19,8 @@ from bot.service import GameService
 from bot.session import Session
 from bot.undoing import UndoOutcome
 from cogs.boards import boards_of
-from cogs.buttons import game_of_this_channel, guard, service_of, turn_view
-from cogs.flow import after_post, post_ai_turns
+from cogs.interactions import game_of_this_channel, run_component, service_of
+from cogs.news import after_post
 from cogs.replies import (
     board_link,
     game_message,
@@ -28,6 +28,7 @@ from cogs.replies import (
     post_to_channel,
     title,
 )
+from cogs.turn_post import post_ai_turns, turn_view
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ class TakeoverButton(
         return cls(int(match["game"]), int(match["seat"]), int(match["round"]), match["choice"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guard(interaction, self.act(interaction))
+        await run_component(interaction, self.act(interaction))
 
     async def act(self, interaction: discord.Interaction) -> None:
         await game_of_this_channel(interaction, self.game_id)
@@ -219,7 +220,7 @@ class UndoVoteButton(
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await guard(interaction, self.act(interaction))
+        await run_component(interaction, self.act(interaction))
 
     async def act(self, interaction: discord.Interaction) -> None:
         await game_of_this_channel(interaction, self.game_id)

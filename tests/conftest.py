@@ -11,7 +11,15 @@ import pytest
 from bot.service import GameService
 from bot.storage import Storage, open_storage
 from tests.contract import all_specs
+from tests.e2e import World, open_world
 from tests.pg import PgServer, running_server
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "bot_env(settings): more environment for the bot process of the ``world`` fixture",
+    )
 
 
 @pytest.fixture
@@ -25,9 +33,15 @@ def sentinel() -> Iterator[socket.socket]:
 
 
 @pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+def sqlite_url(tmp_path: Path) -> str:
+    """The test's own SQLite file (``games.db`` in its temporary folder), as a URL."""
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+@pytest.fixture
+async def storage(sqlite_url: str) -> AsyncIterator[Storage]:
     """A real SQLite file, migrated, closed after the test."""
-    store = await open_storage(f"sqlite:///{tmp_path / 'games.db'}")
+    store = await open_storage(sqlite_url)
     yield store
     await store.close()
 
@@ -59,3 +73,13 @@ async def pg_empty_url(pg_server: PgServer) -> AsyncIterator[str]:
     url = await pg_server.create_database(migrated=False)
     yield url
     await pg_server.drop_database(url)
+
+
+@pytest.fixture
+async def world(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[World]:
+    """The real bot process against a loopback Discord (``tests/e2e.py``), stopped
+    after the test. A test or module marked ``bot_env({...})`` (e.g. ``{"EXTRA_GAMES":
+    "tests.nim"}`` for the test game) adds those settings to the bot's environment."""
+    marker = request.node.get_closest_marker("bot_env")
+    async with open_world(tmp_path, marker.args[0] if marker else None) as opened:
+        yield opened

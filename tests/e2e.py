@@ -9,19 +9,20 @@ import re
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, closing
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 from games.desert import GAME as DESERT
+from tests.cli import ROOT, clean_environ
 from tests.fakediscord import FakeDiscord, Session
 from tests.pg import die_with_parent
 
-ROOT = Path(__file__).resolve().parents[1]
 MENTION = re.compile(r"<@(\d+)>")
 
 
@@ -46,7 +47,7 @@ class BotProcess:
         self.workdir = workdir
         self.sessions = sessions
         self.env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")},
+            **clean_environ(),
             **fake.bot_env(),
             "DATABASE_URL": database_url or f"sqlite:///{workdir / 'games.db'}",
             "DISCORD_GUILD_IDS": str(guild_id),
@@ -209,6 +210,67 @@ def next_player(world: World, message: Any) -> Any | None:
     """Whoever the bot pinged to act next (None when the game is over)."""
     pinged = [int(uid) for uid in MENTION.findall(message.content.split("➡️", 1)[-1])]
     return world.users[pinged[-1]] if pinged and "➡️" in message.content else None
+
+
+def locale_of(world: World, user: Any) -> str:
+    """The locale ``user``'s client sends: French for Bob, English for the others."""
+    return "fr" if user is world.bob else "en-US"
+
+
+async def suggestions(
+    world: World, user: Any, command: str, options: dict[str, Any], focused: str
+) -> list[dict[str, Any]]:
+    """What the autocomplete of ``command``'s ``focused`` option offers ``user``,
+    in his client's language."""
+    found: list[dict[str, Any]] = await world.fake.autocomplete(
+        user, world.channel, command, options, focused=focused, locale=locale_of(world, user)
+    )
+    return found
+
+
+def quick_buttons(message: Any) -> list[str]:
+    """The custom ids of a post's quick-move buttons."""
+    return [c for c in message.custom_ids() if c.startswith("quick:")]
+
+
+async def until(condition: Callable[[], Any], what: str = "", timeout: float = 20) -> None:
+    """Poll ``condition()`` (a function, or one returning an awaitable) until true."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        value = condition()
+        if asyncio.iscoroutine(value):
+            value = await value
+        if value:
+            return
+        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.05)
+
+
+def stamp(moment: datetime) -> str:
+    """A time as the bot stores it (ISO-8601 UTC with microseconds): how the
+    tests make time pass, by moving stored times into the past."""
+    return moment.isoformat(timespec="microseconds")
+
+
+def game_row(world: World, game_id: int | None = None) -> dict[str, Any]:
+    """A game's row in the bot's SQLite database, by column; the latest game by default."""
+    with closing(world.bot.database()) as db:
+        db.row_factory = lambda cur, row: {
+            d[0]: v for d, v in zip(cur.description, row, strict=True)
+        }
+        if game_id is None:
+            query = db.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1")
+        else:
+            query = db.execute("SELECT * FROM games WHERE id = ?", (game_id,))
+        row: dict[str, Any] = query.fetchone()
+    return row
+
+
+def seat_users(world: World, game_id: int) -> list[int | None]:
+    """The game's seats' user ids, in seat order (None: a bot's seat)."""
+    with closing(world.bot.database()) as db:
+        rows = db.execute("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
+        return [None if r[0] is None else int(r[0]) for r in rows]
 
 
 async def thread_opened(world: World, starter: Any, timeout: float = 20) -> Any:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.service import GameService
-from bot.session import MoveReport, Session
+from bot.session import Saved, Session
 from games.contract import Seat, Step, bot_move
 from games.desert import GAME
 
@@ -45,15 +45,14 @@ async def start_desert(
     """Alice's game in CHANNEL with ``joiners`` and ``bots``, started with lobby
     seat ``first`` first (Alice by default), after any bot turns due."""
     await lobby(service, bots, *joiners)
-    report = await service.start(CHANNEL, ALICE, first=first)
-    return (await service.advance(report.after)).after
+    return (await service.settle(await service.start(CHANNEL, ALICE, first=first))).after
 
 
 async def play_as_ai(
     service: GameService, session: Session, seat: Seat | None = None, channel: int = CHANNEL
-) -> MoveReport:
+) -> Saved:
     """The human at ``seat`` (else the first to act) plays what the AI would,
-    as a real command through play()."""
+    as a real command through play() (the AI's answer: service.settle)."""
     seat = session.to_act[0] if seat is None else seat
     spec = session.spec
     move = bot_move(spec.engine, spec.bot, session.state, seat, session.record.version)
@@ -64,8 +63,7 @@ async def play_turn_as_ai(
     service: GameService, session: Session, channel: int = CHANNEL
 ) -> Session:
     """The human to act plays what the AI would; then any AI seats play."""
-    report = await play_as_ai(service, session, channel=channel)
-    return (await service.advance(report.after)).after
+    return (await service.settle(await play_as_ai(service, session, channel=channel))).after
 
 
 async def play_out(service: GameService, session: Session, channel: int = CHANNEL) -> Session:
@@ -102,8 +100,8 @@ async def play_until(
         else:
             move = hit[0]
         text = GAME.format_move(move)
-        report = await service.play(CHANNEL, user_of(session, seat), text)
-        after = (await service.advance(report.after)).after
+        saved = await service.play(CHANNEL, user_of(session, seat), text)
+        after = (await service.settle(saved)).after
         if hit is not None:
             return session, text, after
         session = after
@@ -112,3 +110,12 @@ async def play_until(
 
 def first_camel(session: Session, step: Step[Any]) -> bool:
     return not step.ends_turn and not any(e.to is not None for e in step.events)
+
+
+def whole_turn(session: Session, step: Step[Any]) -> bool:
+    """A camel that ends a turn of the camel phase and reveals nothing."""
+    return (
+        step.ends_turn
+        and not any(e.to is not None for e in step.events)
+        and session.state.phase != "leaders"
+    )

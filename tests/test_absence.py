@@ -11,7 +11,6 @@ import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,22 +38,10 @@ NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", DAVE: "Dave"}
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'absence.db'}"
-
-
-@pytest.fixture
-async def storage(db_url: str) -> AsyncIterator[Storage]:
-    store = await open_storage(db_url)
-    yield store
-    await store.close()
-
-
-@pytest.fixture
-async def other(db_url: str, storage: Storage) -> AsyncIterator[GameService]:
+async def other(sqlite_url: str, storage: Storage) -> AsyncIterator[GameService]:
     """A second service on its own connections to the same database file (a
     second bot process)."""
-    store = await open_storage(db_url)
+    store = await open_storage(sqlite_url)
     yield GameService(store, all_specs())
     await store.close()
 
@@ -164,12 +151,12 @@ async def test_a_clock_reminds_at_half_time_then_runs_out_each_once(
     assert record.version == session.record.version  # the clock is not a move
 
 
-async def test_a_clock_fires_after_a_restart(db_url: str) -> None:
-    first = await open_storage(db_url)
+async def test_a_clock_fires_after_a_restart(sqlite_url: str) -> None:
+    first = await open_storage(sqlite_url)
     session = await new_game(GameService(first, all_specs()), ALICE, BOB)
     await first.close()  # scheduled, then the bot stops
 
-    second = await open_storage(db_url)
+    second = await open_storage(sqlite_url)
     try:
         service = GameService(second, all_specs())
         t0 = since(session)
@@ -766,7 +753,7 @@ async def test_everyone_awaited_on_vacation_is_reminded_after_the_first_comes_ba
 # --------------------------------------------------------------------------- settings
 
 
-async def test_player_settings_round_trip(service: GameService, db_url: str) -> None:
+async def test_player_settings_round_trip(service: GameService, sqlite_url: str) -> None:
     absence = service.absence
     assert await absence.settings(ALICE) == UserSettings(None, False, False)
     assert await absence.change_settings(ALICE, lang="fr") == UserSettings("fr", False, False)
@@ -779,7 +766,7 @@ async def test_player_settings_round_trip(service: GameService, db_url: str) -> 
     assert await absence.change_settings(ALICE, dm_turn=False, lang="en") == UserSettings(
         "en", False, True
     )
-    reopened = await open_storage(db_url)  # stored, not cached
+    reopened = await open_storage(sqlite_url)  # stored, not cached
     try:
         assert await reopened.user_settings(ALICE) == UserSettings("en", False, True)
     finally:

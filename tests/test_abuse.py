@@ -9,7 +9,6 @@ in tests/test_e2e_abuse.py.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import pytest
 
@@ -18,7 +17,6 @@ from bot.ratings import Rating
 from bot.service import GameService
 from bot.session import Session
 from bot.storage import Storage
-from games.contract import Step
 from tests.service_games import (
     ALICE,
     BOB,
@@ -31,6 +29,7 @@ from tests.service_games import (
     play_until,
     start_desert,
     user_of,
+    whole_turn,
 )
 
 HALF = 0.5
@@ -191,14 +190,6 @@ async def test_a_player_who_left_his_seat_no_longer_reads_it(service: GameServic
 
 
 # --------------------------------------------------------------------------- asked once
-
-
-def whole_turn(session: Session, step: Step[Any]) -> bool:
-    return (
-        step.ends_turn
-        and not any(e.to is not None for e in step.events)
-        and session.state.phase != "leaders"
-    )
 
 
 async def test_an_open_undo_request_is_not_asked_again(service: GameService) -> None:

@@ -32,6 +32,7 @@ from bot.app import Caravanserai
 from bot.config import Config
 from bot.service import GameService
 from bot.storage import SqliteStorage, Storage, StorageUnavailable
+from tests.e2e import stamp
 from tests.fakediscord import Channel, FakeDiscord, Message, User
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -90,10 +91,6 @@ class Setup:
     channels: dict[str, Channel]
     games: dict[str, int]
     log: Records
-
-
-def stamp(moment: datetime) -> str:
-    return moment.isoformat(timespec="microseconds")
 
 
 async def prepare(

@@ -11,8 +11,6 @@ import contextlib
 import os
 import socket
 import sqlite3
-import subprocess
-import sys
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -30,7 +28,7 @@ from bot.storage import (
     check_integrity,
     results_for,
 )
-from tests.e2e import ROOT
+from tests.cli import ROOT, bot_environ, run_bot, run_bot_in_thread
 from tests.sockets import closed_port, contacted
 
 GUILD = 1000
@@ -201,27 +199,6 @@ def test_impossible_backups_say_why(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------- the command
 
 
-def environ(**settings: str) -> dict[str, str]:
-    """The developer's environment without the bot's settings, then ``settings``."""
-    keep = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DISCORD_", "DATABASE_URL", "LOG_LEVEL", "CARAVANSERAI_"))
-    }
-    return {**keep, "CARAVANSERAI_ENV_FILE": os.devnull, **settings}
-
-
-def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
 def assert_one_line(text: str, expected: str) -> None:
     lines = text.strip().splitlines()
     assert len(lines) == 1 and expected in lines[0], text
@@ -234,23 +211,23 @@ async def test_backup_command_while_the_storage_is_open(tmp_path: Path) -> None:
     async with SqliteStorage(live) as s:
         await populate(s, games=6)
         before = await everything(s)
-        env = environ(DATABASE_URL="sqlite:///data/games.db")  # relative to the current folder
+        env = bot_environ(DATABASE_URL="sqlite:///data/games.db")  # relative to the current folder
 
-        done = await asyncio.to_thread(run, ["backup", "saved.db"], env, tmp_path)
+        done = await run_bot_in_thread("backup", "saved.db", env=env, cwd=tmp_path)
         saved = tmp_path / "saved.db"
         assert done.returncode == 0, done.stderr
         size = saved.stat().st_size
         assert done.stdout == f"Backed up {live} to {saved}: {human_size(size)}\n"
         assert done.stderr == ""
 
-        again = await asyncio.to_thread(run, ["backup", str(saved)], env, tmp_path)
+        again = await run_bot_in_thread("backup", str(saved), env=env, cwd=tmp_path)
         assert again.returncode == 2 and again.stdout == ""
         assert_one_line(again.stderr, f"{saved} already exists; add --force to overwrite it")
 
         second = before[2][0]
         assert second.status == "active"
         await s.record_move(second.id, second.version, 0, "later", {})  # game 2 moves on
-        forced = await asyncio.to_thread(run, ["backup", "--force", str(saved)], env, tmp_path)
+        forced = await run_bot_in_thread("backup", "--force", str(saved), env=env, cwd=tmp_path)
         assert forced.returncode == 0, forced.stderr
         assert_one_line(forced.stdout, f"Backed up {live} to {saved}: ")
     async with SqliteStorage(saved) as copy:
@@ -275,12 +252,13 @@ def test_backup_command_errors_are_one_line(tmp_path: Path) -> None:
         (["backup", "no/such/x.db"], url, "does not exist"),
     ]
     for args, database_url, expected in cases:
-        result = run(args, environ(DATABASE_URL=database_url), tmp_path)  # no DISCORD_TOKEN
+        env = bot_environ(DATABASE_URL=database_url)  # no DISCORD_TOKEN
+        result = run_bot(*args, env=env, cwd=tmp_path)
         assert result.returncode == 2, (args, result.stderr)
         assert_one_line(result.stderr, expected)
         assert "secret" not in result.stderr
     assert os.listdir(tmp_path) == ["games.db"]
-    helped = run(["backup", "--help"], environ(), tmp_path)
+    helped = run_bot("backup", "--help", env=bot_environ(), cwd=tmp_path)
     assert helped.returncode == 0 and "usage: python -m bot" in helped.stdout
 
 
@@ -314,12 +292,12 @@ async def test_damaged_database_stops_start_up_and_a_backup_restores(
         await SqliteStorage(live).open()
 
     port = sentinel.getsockname()[1]
-    env = environ(
+    env = bot_environ(
         DISCORD_TOKEN="x",
         DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
         DATABASE_URL=f"sqlite:///{live}",
     )
-    refused = await asyncio.to_thread(run, [], env, tmp_path)
+    refused = await run_bot_in_thread(env=env, cwd=tmp_path)
     assert refused.returncode == 2, refused.stderr
     assert_one_line(refused.stderr, f"The database {live} is damaged (")
     line = refused.stderr.strip()
@@ -328,7 +306,7 @@ async def test_damaged_database_stops_start_up_and_a_backup_restores(
     assert not contacted(sentinel)  # before anything reached Discord
 
     # The damaged file cannot be backed up (the copy fails its check) and is left alone.
-    failed = await asyncio.to_thread(run, ["backup", "again.db"], env, tmp_path)
+    failed = await run_bot_in_thread("backup", "again.db", env=env, cwd=tmp_path)
     assert failed.returncode == 2
     assert_one_line(failed.stderr, f"cannot back up {live}: it is damaged (")
     assert not (tmp_path / "again.db").exists()
@@ -338,7 +316,7 @@ async def test_damaged_database_stops_start_up_and_a_backup_restores(
         leftover.unlink()
     (tmp_path / "backup.db").replace(live)
     env["DISCORD_API_BASE"] = f"http://127.0.0.1:{closed_port()}/api/v10"
-    started = await asyncio.to_thread(run, [], env, tmp_path)
+    started = await run_bot_in_thread(env=env, cwd=tmp_path)
     assert started.returncode == 1, started.stderr  # past the check: on to (no) Discord
     assert "Cannot reach Discord" in started.stderr and "is damaged" not in started.stderr
     async with SqliteStorage(live) as s:

@@ -6,8 +6,6 @@ import logging
 import os
 import re
 import sqlite3
-import subprocess
-import sys
 from contextlib import closing
 from pathlib import Path
 
@@ -25,6 +23,7 @@ from bot.config import (
     shards_of,
 )
 from bot.storage import DEFAULT_DATABASE_URL, Shards, check_database_url
+from tests.cli import bot_environ, run_bot
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -336,16 +335,7 @@ def test_read_only_file_system_is_named() -> None:
 
 
 def test_python_m_bot_without_token_exits_with_help(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
-    env["CARAVANSERAI_ENV_FILE"] = os.devnull  # not the developer's own .env
-    result = subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_bot(env=bot_environ(), cwd=tmp_path)  # no token, nor the developer's .env
     assert result.returncode == 2
     assert "DISCORD_TOKEN is not set" in result.stderr
     assert "Reset Token" in result.stderr

@@ -21,7 +21,7 @@ from PIL import Image
 from games import catalogue
 from games.contract import Event, GameSpec, InvalidOption, MoveError, OptionSpec, bot_move, play_all
 from games.suggestions import complete, turn_suggestion
-from tests.contract import Ply, all_specs, playout, walk
+from tests.contract import Ply, all_specs, options_for, playout, walk
 
 SPECS = all_specs()
 COUNTS = [
@@ -30,11 +30,6 @@ COUNTS = [
     for players in range(spec.engine.min_players, spec.engine.max_players + 1)
 ]
 SEEDS = (11, 2026)
-
-
-def options_for(spec: GameSpec, seed: int) -> dict[str, str]:
-    """A different option choice per seed, so every variant is played."""
-    return {o.name: o.choices[seed % len(o.choices)] for o in spec.engine.options}
 
 
 @functools.cache

@@ -4,11 +4,7 @@ PostgreSQL database and back to a second SQLite file."""
 
 from __future__ import annotations
 
-import asyncio
-import os
 import sqlite3
-import subprocess
-import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,6 +19,7 @@ from bot.service import GameService
 from bot.storage import Storage, UserSettings, Vacation, open_storage, postgres_settings
 from bot.storage.migrate import load_migrations
 from games.desert import GAME
+from tests.cli import bot_environ, run_bot_in_thread
 from tests.contract import all_specs
 from tests.service_games import (
     CHANNEL,
@@ -37,7 +34,6 @@ from tests.service_games import (
 GUILD = 100
 ALICE, BOB = 1, 2
 LOBBY_CHANNEL, NIM_CHANNEL = 201, 202
-ROOT = Path(__file__).resolve().parent.parent
 AT_LATEST = f"Database is at migration {load_migrations()[-1].version}.\n"
 
 
@@ -69,15 +65,6 @@ async def fill(service: GameService, storage: Storage) -> None:
     )
     await storage.cast_vote(outcome.after.id, "cancel", ALICE, "yes")
     await storage.set_meta("commands", "hash-1")
-
-
-async def run_bot(*args: str) -> subprocess.CompletedProcess[str]:
-    """``python -m bot ARGS`` in a process of its own (DATABASE_URL irrelevant)."""
-    env = {**os.environ, "DATABASE_URL": "ftp://irrelevant", "CARAVANSERAI_ENV_FILE": os.devnull}
-    command = [sys.executable, "-m", "bot", *args]
-    return await asyncio.to_thread(
-        subprocess.run, command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=60
-    )
 
 
 def _now() -> datetime:
@@ -168,8 +155,9 @@ async def test_the_command_copies_and_refuses(
     await storage.close()
     source = f"sqlite:///{tmp_path / 'games.db'}"
     target = with_password(pg_url)
+    env = bot_environ(DATABASE_URL="ftp://irrelevant")  # the command names its databases
 
-    done = await run_bot("copy-db", source, target)
+    done = await run_bot_in_thread("copy-db", source, target, env=env)
     assert done.returncode == 0, done.stderr
     # The nim game is not a registered game: it is copied and counted, not replayed.
     assert done.stdout.startswith("Copied 4 games (") and f"from {source} to " in done.stdout
@@ -177,10 +165,11 @@ async def test_the_command_copies_and_refuses(
     assert "(1 of unknown kinds skipped)" in done.stdout
     assert "hunter2" not in done.stdout and ":***@" in done.stdout
 
-    done = await run_bot("copy-db", source, target)
+    done = await run_bot_in_thread("copy-db", source, target, env=env)
     assert done.returncode == 2 and "not empty" in done.stderr and "hunter2" not in done.stderr
-    assert (await run_bot("copy-db", source)).returncode == 2
-    done = await run_bot("copy-db", str(tmp_path / "missing.db"), str(tmp_path / "x.db"))
+    assert (await run_bot_in_thread("copy-db", source, env=env)).returncode == 2
+    missing, copy = str(tmp_path / "missing.db"), str(tmp_path / "x.db")
+    done = await run_bot_in_thread("copy-db", missing, copy, env=env)
     assert done.returncode == 2 and "no database at" in done.stderr
     assert not (tmp_path / "x.db").exists()
 

@@ -11,35 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from games.desert import GAME
-from tests.e2e import BotProcess, World, open_world, public, refused, thread_opened
+from tests.e2e import BotProcess, World, locale_of, public, refused, thread_opened, until
 from tests.fakediscord import FakeDiscord, permissions
 
 TRIES = 10
-
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with open_world(tmp_path) as opened:
-        yield opened
-
-
-def locale_of(world: World, user: Any) -> str:
-    return "fr" if user is world.bob else "en-US"
-
-
-async def until(condition: Callable[[], bool], what: str, timeout: float = 20) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.05)
 
 
 async def new_table(world: World, user: Any) -> Any:

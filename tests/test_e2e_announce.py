@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,9 +26,10 @@ from games.desert import GAME
 from tests.e2e import (
     World,
     first_moves_command,
+    game_row,
     next_player,
-    open_world,
     public,
+    stamp,
     thread_opened,
 )
 
@@ -39,21 +38,7 @@ ENV = {"CLOCK_CHECK_SECONDS": str(CHECK_SECONDS), "CPU_WORKERS": "0"}
 QUIET = 4 * CHECK_SECONDS  # several looks of the late-post job
 LATE = "Posted late"
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with open_world(tmp_path, ENV) as opened:
-        yield opened
-
-
-def game_row(world: World) -> dict[str, Any]:
-    """The latest game's row in the bot's database."""
-    with closing(world.bot.database()) as db:
-        db.row_factory = lambda cur, row: {
-            d[0]: v for d, v in zip(cur.description, row, strict=True)
-        }
-        row: dict[str, Any] = db.execute("SELECT * FROM games ORDER BY id DESC LIMIT 1").fetchone()
-    return row
+pytestmark = pytest.mark.bot_env(ENV)
 
 
 def moves_of(world: World, game_id: int) -> list[tuple[int, str]]:
@@ -66,7 +51,7 @@ def moves_of(world: World, game_id: int) -> list[tuple[int, str]]:
 
 def let_grace_pass(world: World, game_id: int) -> None:
     """As if the time the saving handler had to post its turn had gone by."""
-    past = (datetime.now(UTC) - timedelta(seconds=1)).isoformat(timespec="microseconds")
+    past = stamp(datetime.now(UTC) - timedelta(seconds=1))
     with closing(world.bot.database()) as db, db:
         db.execute("UPDATE games SET announce_due = ? WHERE id = ?", (past, game_id))
 

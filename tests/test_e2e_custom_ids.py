@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import BotProcess, World, next_player, public
+from tests.e2e import BotProcess, World, locale_of, next_player, public
 from tests.fakediscord import FakeDiscord
 
 NOT_HERE = {
@@ -49,10 +49,6 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         await fake.stop()
         if sys.exc_info()[0] is not None:
             print(bot.log_text()[-5000:])
-
-
-def locale_of(world: World, user: Any) -> str:
-    return "fr" if user is world.bob else "en-US"
 
 
 def channel_named(world: World, name: str) -> Any:

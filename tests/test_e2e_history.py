@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
-from tests.e2e import World, next_player, open_world, public, refused
+from tests.e2e import World, next_player, public, refused
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with open_world(tmp_path, {"EXTRA_GAMES": "tests.nim"}) as opened:
-        yield opened
+pytestmark = pytest.mark.bot_env({"EXTRA_GAMES": "tests.nim"})
 
 
 def rows_of(world: World, game_id: int) -> int:

@@ -11,33 +11,13 @@ generic /nim move with autocomplete, /game hand, and the final ranking.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot import registry
-from tests.e2e import World, board_png, next_player, open_world, public, refused
+from tests.e2e import World, board_png, locale_of, next_player, public, refused, suggestions
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with open_world(tmp_path, {"EXTRA_GAMES": "tests.nim"}) as opened:
-        yield opened
-
-
-def locale_of(world: World, user: Any) -> str:
-    return "fr" if user is world.bob else "en-US"
-
-
-async def autocomplete(
-    world: World, user: Any, command: str, options: dict[str, Any], focused: str
-) -> list[dict[str, Any]]:
-    choices: list[dict[str, Any]] = await world.fake.autocomplete(
-        user, world.channel, command, options, focused=focused, locale=locale_of(world, user)
-    )
-    return choices
+pytestmark = pytest.mark.bot_env({"EXTRA_GAMES": "tests.nim"})
 
 
 def told_by_dm(world: World, user_id: int) -> int:
@@ -67,9 +47,7 @@ async def test_the_test_game_is_played_end_to_end(world: World) -> None:
     assert setting.ephemeral
 
     # Options are suggested in the reader's language, and checked by the engine.
-    suggested = await autocomplete(
-        world, bob, "game new", {"game": "nim", "options": ""}, "options"
-    )
+    suggested = await suggestions(world, bob, "game new", {"game": "nim", "options": ""}, "options")
     assert {c["value"] for c in suggested} == {"pile:short", "pile:long"}
     assert any("Tas" in c["name"] for c in suggested)
     await refused(world, alice, "game new", {"game": "nim", "options": "pile:huge"}, "huge")
@@ -80,7 +58,7 @@ async def test_the_test_game_is_played_end_to_end(world: World) -> None:
     await public(world, bob, "game join", locale="fr")
 
     # The creator names who starts: Bob.
-    firsts = await autocomplete(world, alice, "game start", {"first": ""}, "first")
+    firsts = await suggestions(world, alice, "game start", {"first": ""}, "first")
     bob_choice = next(c["value"] for c in firsts if "bob" in c["name"])
     started = await public(world, alice, "game start", {"first": bob_choice})
     board_png(started)
@@ -123,7 +101,7 @@ async def test_the_test_game_is_played_end_to_end(world: World) -> None:
         assert moves < 40, "the game does not end"
         if moves == 1:
             await refused(world, carol, "nim move", {"notation": "take 1"}, "not a player")
-        choices = await autocomplete(world, mover, "nim move", {"notation": ""}, "notation")
+        choices = await suggestions(world, mover, "nim move", {"notation": ""}, "notation")
         assert choices and all(c["value"].startswith("take ") for c in choices)
         message = await public(
             world,

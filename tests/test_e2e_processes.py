@@ -19,8 +19,9 @@ database's guard can keep the second from landing too. To show that a
 process leaves another shard's work alone, the owner of that shard is frozen
 (SIGSTOP) while the work falls due.
 
-Time passes as in ``test_e2e_async``: the test moves ``turn_since`` and
-``clock_due`` into the past (SQL, in the bot's own format) instead of waiting.
+Time passes as in ``test_e2e_clocks_takeover_undo``: the test moves
+``turn_since`` and ``clock_due`` into the past (SQL, in the bot's own format)
+instead of waiting.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import functools
 import json
 import re
 import signal
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -43,7 +44,7 @@ import pytest_asyncio
 
 from bot.storage import open_storage
 from games.desert import GAME
-from tests.e2e import BotProcess, first_moves_command, start_together
+from tests.e2e import BotProcess, first_moves_command, stamp, start_together, until
 from tests.fakediscord import FakeDiscord, Session
 from tests.pg import PgServer
 
@@ -122,11 +123,6 @@ class Db:
         )
 
 
-def stamp(moment: datetime) -> str:
-    """A time as the bot stores it."""
-    return moment.isoformat(timespec="microseconds")
-
-
 class HeldRow:
     """The test's transaction holding a game's row: writers of that row wait."""
 
@@ -171,19 +167,6 @@ async def row_held(url: str, game_id: int) -> AsyncIterator[HeldRow]:
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-async def until(condition: Callable[[], Any], timeout: float = 20, what: str = "") -> None:
-    """Poll ``condition()`` (a function, or one returning an awaitable) until true."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        value = condition()
-        if asyncio.iscoroutine(value):
-            value = await value
-        if value:
-            return
-        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.05)
 
 
 async def board_post_is(db: Db, game_id: int, message_id: int) -> bool:

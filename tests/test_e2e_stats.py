@@ -12,25 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.storage import LeaderRow
 from cogs import leaderboard
-from tests.e2e import World, next_player, open_world, public, thread_opened
+from tests.e2e import World, locale_of, next_player, public, thread_opened
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with open_world(tmp_path, {"EXTRA_GAMES": "tests.nim"}) as opened:
-        yield opened
-
-
-def locale_of(world: World, user: Any) -> str:
-    return "fr" if user is world.bob else "en-US"
+pytestmark = pytest.mark.bot_env({"EXTRA_GAMES": "tests.nim"})
 
 
 async def private(world: World, user: Any, command: str, options: dict[str, Any]) -> Any:

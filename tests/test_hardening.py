@@ -349,9 +349,9 @@ async def test_a_step_cut_short_by_stopping_is_not_logged_as_an_error(
     ERROR with its traceback."""
     import discord
 
-    from cogs.flow import report_failure
+    from cogs.news import report_failure
 
-    caplog.set_level("INFO", logger="cogs.flow")
+    caplog.set_level("INFO", logger="cogs.news")
     client = discord.Client(intents=discord.Intents.none())
     for stopping in (False, True):
         if stopping:
@@ -361,7 +361,7 @@ async def test_a_step_cut_short_by_stopping_is_not_logged_as_an_error(
             raise ConnectionResetError("server disconnected")
         except ConnectionResetError:
             report_failure(client, "After posting game %s's board", 7)
-        (record,) = [r for r in caplog.records if r.name == "cogs.flow"]
+        (record,) = [r for r in caplog.records if r.name == "cogs.news"]
         assert record.getMessage().startswith("After posting game 7's board")
         if stopping:
             assert record.levelname == "INFO" and record.exc_info is None

@@ -16,8 +16,8 @@ import pytest
 
 from bot import registry
 from bot.replay import ReplayError, Row, replay, states_after
-from games.contract import GameSpec, MoveError, bot_move
-from games.rng import derive_seed
+from games.contract import MoveError
+from tests.contract import options_for, service_playout
 
 SPECS = registry.specs()
 COUNTS = [
@@ -27,11 +27,6 @@ COUNTS = [
     if spec.engine.min_players <= players <= spec.engine.max_players
 ]
 GAME_ID = 4242
-
-
-def options_for(spec: GameSpec, seed: int) -> dict[str, str]:
-    """A non-default choice for some seeds, so options are replayed too."""
-    return {o.name: o.choices[seed % len(o.choices)] for o in spec.engine.options}
 
 
 @dataclass(frozen=True)
@@ -45,24 +40,13 @@ class Played:
 
 @cache
 def played(key: str, players: int, seed: int) -> Played:
-    """A whole game where the bots play every seat, as the service runs them."""
+    """A whole game where the bots play every seat, as the service runs them
+    (options replayed too)."""
     spec = SPECS[key]
-    engine = spec.engine
     options = options_for(spec, seed)
-    state = engine.new(players, seed, options)
-    rows: list[Row] = []
-    states = [state]
-    ends: list[bool] = []
-    while seats := engine.to_act(state):
-        seat = seats[0]
-        move = bot_move(engine, spec.bot, state, seat, derive_seed(GAME_ID, len(rows), seat))
-        step = engine.play(state, seat, move)
-        state = step.state
-        rows.append(Row(seat, engine.format_move(move)))
-        states.append(state)
-        ends.append(engine.outcome(state) is not None or step.ends_turn)
-        assert len(rows) < 3000, "the bots never finish"
-    return Played(seed, options, tuple(rows), tuple(states), tuple(ends))
+    plies = tuple(service_playout(spec, players, seed, options, game_id=GAME_ID))
+    states = (plies[0].before, *(p.step.state for p in plies))
+    return Played(seed, options, tuple(p.row for p in plies), states, tuple(p.ends for p in plies))
 
 
 @pytest.mark.parametrize(("key", "players"), COUNTS)

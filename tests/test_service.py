@@ -246,15 +246,39 @@ async def test_resignation_in_two_player_game_ends_it(
 async def test_resigned_seat_is_played_by_the_ai(service: GameService) -> None:
     await lobby(service, 0, BOB, CAROL)
     session = (await service.start(CHANNEL, ALICE)).after
-    report = await service.resign(CHANNEL, CAROL)
-    assert not report.ended
-    session = (await service.advance(report.after)).after
+    saved = await service.resign(CHANNEL, CAROL)
+    assert not saved.ended
+    session = (await service.settle(saved)).after
     carol_seat = next(s.seat for s in session.record.seats if s.user_id == CAROL)
     assert session.ai_plays(carol_seat)
     assert carol_seat not in session.to_act
     with pytest.raises(UserError) as info:
         await service.play(CHANNEL, CAROL, "pass")
     assert info.value.key == "game.you_resigned"
+
+
+async def test_the_ai_answers_an_action_when_it_is_settled(
+    service: GameService, storage: Storage
+) -> None:
+    """An action is saved at once, before any AI seat moves (the front end then
+    acknowledges its interaction); settle plays the AI turns it leads to and
+    reports them after the player's own turn, in one report: the one post."""
+    await lobby(service, 1, game="nim")
+    saved = await service.start(CHANNEL, ALICE, first=1)  # the bot sits first
+    alice = saved.after.seat_of(ALICE)
+    bot = next(s.seat for s in saved.after.record.seats if s.is_bot)
+    assert set(saved.after.to_act) == {alice, bot}  # both choose to keep or swap
+    assert not hasattr(saved, "turns") and await storage.moves(saved.after.id) == []
+    report = await service.settle(saved)
+    assert [(t.seat, t.by_ai) for t in report.turns] == [(bot, True)]
+    assert report.before == saved.before and report.after.to_act == (alice,)
+    saved = await service.play(CHANNEL, ALICE, "keep")
+    assert saved.after.to_act == (bot,)  # the bot takes first: not played yet
+    report = await service.settle(saved)
+    assert [(t.seat, t.by_ai) for t in report.turns] == [(alice, False), (bot, True)]
+    assert report.turns[0].moves == ("keep",)
+    assert report.after.to_act == (alice,) and not report.ended
+    assert [m.seat for m in await storage.moves(saved.after.id)] == [bot, alice, bot]
 
 
 async def test_games_survive_a_restart(tmp_path: Path) -> None:
@@ -324,7 +348,7 @@ async def test_a_resigned_player_ranks_last_at_the_end(
 ) -> None:
     await lobby(service, 0, BOB, CAROL)
     await service.start(CHANNEL, ALICE)
-    session = (await service.advance((await service.resign(CHANNEL, CAROL)).after)).after
+    session = (await service.settle(await service.resign(CHANNEL, CAROL))).after
     for _ in range(400):
         if session.record.status != "active":
             break
@@ -358,7 +382,7 @@ async def test_the_final_post_and_the_results_agree(service: GameService, storag
     """A resigned seat played well by the bot is not a winner anywhere."""
     await lobby(service, 0, BOB, CAROL, game="nim")
     await service.start(CHANNEL, ALICE)
-    session = (await service.advance((await service.resign(CHANNEL, CAROL)).after)).after
+    session = (await service.settle(await service.resign(CHANNEL, CAROL))).after
     for _ in range(60):
         if session.record.status != "active":
             break
@@ -367,8 +391,8 @@ async def test_the_final_post_and_the_results_agree(service: GameService, storag
         assert user is not None
         spec = session.spec
         move = bot_move(spec.engine, spec.bot, session.state, seat, 0)
-        report = await service.play(CHANNEL, user, spec.engine.format_move(move))
-        session = (await service.advance(report.after)).after
+        saved = await service.play(CHANNEL, user, spec.engine.format_move(move))
+        session = (await service.settle(saved)).after
     assert session.record.status == "finished"
     stored = {(r.seat, r.rank, r.won) for r in await storage.results(session.id)}
     assert stored == {(s.seat, s.rank, s.won) for s in session.standings()}
@@ -379,7 +403,7 @@ async def test_the_final_post_and_the_results_agree(service: GameService, storag
 async def test_private_events_are_reported_to_their_seat_only(service: GameService) -> None:
     await lobby(service, 0, BOB, game="nim")
     await service.start(CHANNEL, ALICE)
-    report = await service.play(CHANNEL, BOB, "swap")
+    report = await service.settle(await service.play(CHANNEL, BOB, "swap"))
     bob, alice = report.after.seat_of(BOB), report.after.seat_of(ALICE)
     private = report.private_events()
     assert sorted(private) == sorted([bob, alice])  # the swapper, and his neighbour
@@ -405,7 +429,7 @@ async def test_a_turn_of_several_commands_is_reported_once_whole(
     step = await service.play(CHANNEL, user, GAME.format_move(first))
     assert not step.turn_over and step.after.to_act == (seat,)
     second = GAME.legal_moves(step.after.state, seat)[0]
-    report = await service.play(CHANNEL, user, GAME.format_move(second))
+    report = await service.settle(await service.play(CHANNEL, user, GAME.format_move(second)))
     assert report.turn_over
     (turn,) = report.turns
     assert turn.moves == (GAME.format_move(first), GAME.format_move(second))

@@ -12,46 +12,20 @@ import os
 import shutil
 import signal
 import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.e2e import ROOT, BotProcess
+from tests.cli import ROOT, bot_environ, clean_environ, run_bot, run_bot_in_thread
+from tests.e2e import BotProcess
 from tests.fakediscord import FakeDiscord
 from tests.sockets import closed_port, contacted
 
-# Settings the bot reads; none may leak in from the developer's shell.
-SETTINGS = (
-    "DISCORD_",
-    "DATABASE_URL",
-    "LOG_LEVEL",
-    "LOBBY_EXPIRY_HOURS",
-    "EXTRA_GAMES",
-    "CARAVANSERAI_ENV_FILE",
-)
 # Nor from the developer's own .env next to README.md.
 NO_DOTENV = {"CARAVANSERAI_ENV_FILE": os.devnull}
 NOISE = ("Traceback", "Event loop is closed", "Task was destroyed", "was never awaited")
-
-
-def clean_environ() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS)}
-
-
-def run_bot(
-    env: dict[str, str], cwd: Path = ROOT, timeout: float = 30
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "bot"],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 def assert_no_noise(*outputs: str) -> None:
@@ -105,14 +79,13 @@ def test_bad_configurations_exit_2_with_one_line_before_contacting_discord(
     started = time.monotonic()
     for settings, expected in cases:
         env = {
-            **clean_environ(),
-            **NO_DOTENV,
+            **bot_environ(),
             "DISCORD_TOKEN": "a-token",
             "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
             "DATABASE_URL": "sqlite://",
             **settings,
         }
-        result = run_bot(env, cwd=tmp_path)
+        result = run_bot(env=env, cwd=tmp_path)
         assert result.returncode == 2, (settings, result.stderr)
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1 and expected in lines[0], (settings, result.stderr)
@@ -130,13 +103,12 @@ def test_read_only_folder_is_named(tmp_path: Path, sentinel: socket.socket) -> N
     folder.chmod(0o555)
     try:
         env = {
-            **clean_environ(),
-            **NO_DOTENV,
+            **bot_environ(),
             "DISCORD_TOKEN": "a-token",
             "DISCORD_API_BASE": f"http://127.0.0.1:{sentinel.getsockname()[1]}/api/v10",
             "DATABASE_URL": f"sqlite:///{folder}/games/caravanserai.db",
         }
-        result = run_bot(env, cwd=tmp_path)
+        result = run_bot(env=env, cwd=tmp_path)
     finally:
         folder.chmod(0o755)
     assert result.returncode == 2
@@ -154,13 +126,12 @@ def test_read_only_folder_is_named(tmp_path: Path, sentinel: socket.socket) -> N
 def test_unreachable_discord_is_one_clear_line(tmp_path: Path) -> None:
     port = closed_port()
     env = {
-        **clean_environ(),
-        **NO_DOTENV,
+        **bot_environ(),
         "DISCORD_TOKEN": "a-token",
         "DISCORD_API_BASE": f"http://127.0.0.1:{port}/api/v10",
         "DATABASE_URL": f"sqlite:///{tmp_path / 'data' / 'games.db'}",
     }
-    result = run_bot(env, cwd=tmp_path)
+    result = run_bot(env=env, cwd=tmp_path)
     assert result.returncode == 1, result.stderr
     message = (
         f"Cannot reach Discord at http://127.0.0.1:{port}/api/v10: connection refused;"
@@ -177,13 +148,12 @@ def test_unreachable_discord_is_one_clear_line(tmp_path: Path) -> None:
 async def test_rejected_token_exits_2_with_advice(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         env = {
-            **clean_environ(),
-            **NO_DOTENV,
+            **bot_environ(),
             **fake.bot_env(),
             "DISCORD_TOKEN": "not-the-token",
             "DATABASE_URL": "sqlite://",
         }
-        result = await asyncio.to_thread(run_bot, env, tmp_path)
+        result = await run_bot_in_thread(env=env, cwd=tmp_path)
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip().splitlines()[-1].startswith("Discord refused DISCORD_TOKEN.")
     assert "Reset Token" in result.stderr
@@ -209,13 +179,13 @@ def test_dotenv_next_to_the_project_from_another_folder(tmp_path: Path) -> None:
     elsewhere.mkdir()
     env = {**clean_environ(), "PYTHONPATH": os.pathsep.join([str(project), str(ROOT)])}
 
-    refused = run_bot(env, cwd=elsewhere)  # .env's bad value: so .env was read
+    refused = run_bot(env=env, cwd=elsewhere)  # .env's bad value: so .env was read
     assert refused.returncode == 2, refused.stderr
     assert refused.stderr.strip() == (
         "LOBBY_EXPIRY_HOURS='-3' is not a number of hours (0 or more; 0 = never)."
     )
 
-    fixed = run_bot({**env, "LOBBY_EXPIRY_HOURS": "1"}, cwd=elsewhere)  # the environment wins
+    fixed = run_bot(env={**env, "LOBBY_EXPIRY_HOURS": "1"}, cwd=elsewhere)  # the environment wins
     assert fixed.returncode == 1, fixed.stderr
     assert f"Cannot reach Discord at http://127.0.0.1:{port}/api/v10" in fixed.stderr
     assert_no_noise(fixed.stdout, fixed.stderr)

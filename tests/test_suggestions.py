@@ -5,6 +5,10 @@ The contract suite compares suggestions on resampled twins at sampled states
 of every game; these tests replay the cases that were reproduced by hand: a
 Sahwari blue convoy taken then used (its hidden face decides what follows),
 Sahwari's refresh (the deck's order), Nomadi's reroll (the dice to come).
+
+First, what ``complete`` offers on a Through the Desert position: the moves
+that start with what was typed, a second camel after a whole first one,
+nothing to a seat that must not act.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ import pytest
 
 from bot.service import GameService
 from cogs.suggest import VALUE_LIMIT, move_choices
-from games.contract import GameSpec
+from games.contract import GameSpec, bot_move
+from games.desert import GAME as DESERT
+from games.desert.ai import choose_move
 from games.nomadi import GAME as NOMADI
 from games.nomadi import SPEC as NOMADI_SPEC
 from games.nomadi.model import Pay, Reroll
@@ -27,6 +33,43 @@ from tests.nomadi.test_rules import mk
 from tests.service_games import ALICE, BOB, CAROL, CHANNEL, lobby, user_of
 
 TWINS = 6
+
+
+# --------------------------------------------------------------------------- completion
+
+
+def camel_phase_state() -> tuple[object, int]:
+    state = DESERT.new(2, 5, {})
+    while DESERT.view(state, None).phase != "camels" or DESERT.view(state, None).allowance_left < 2:
+        seat = DESERT.to_act(state)[0]
+        state = DESERT.apply(state, seat, bot_move(DESERT, choose_move, state, seat, 5))
+    return state, DESERT.to_act(state)[0]
+
+
+def test_complete_filters_by_what_was_typed() -> None:
+    state, seat = camel_phase_state()
+    suggestions = complete(DESERT, state, seat, "ora")
+    assert suggestions and len(suggestions) <= 25
+    assert all(s.command.startswith("orange ") for s in suggestions)
+
+
+def test_complete_offers_the_second_camel_after_a_whole_first_one() -> None:
+    state, seat = camel_phase_state()
+    first = DESERT.format_move(DESERT.legal_moves(state, seat)[0])
+    suggestions = complete(DESERT, state, seat, first + " ")
+    assert suggestions
+    for suggestion in suggestions:
+        assert suggestion.command.startswith(first + " ")
+        # Each suggestion is a whole legal command.
+        assert len(DESERT.parse(state, seat, suggestion.command)) == 2
+
+
+def test_complete_is_empty_for_a_seat_that_must_not_act() -> None:
+    state, seat = camel_phase_state()
+    assert complete(DESERT, state, 1 - seat, "") == []
+
+
+# --------------------------------------------------------------------------- hidden information
 
 
 def twins_of(spec: GameSpec, state: Any, seat: int) -> Iterator[Any]:

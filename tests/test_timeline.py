@@ -21,10 +21,8 @@ from bot.replay import ReplayError, Row, replay
 from bot.service import GameService
 from bot.timeline import MAX_POINTS, sample_evenly, score_series, turn_ends
 from cogs.chart import final_chart
-from games.contract import bot_move
 from games.desert import GAME as DESERT
-from games.rng import derive_seed
-from tests.contract import all_specs
+from tests.contract import all_specs, service_playout
 from tests.service_games import BOB, CHANNEL, play_turn_as_ai, start_desert
 
 SPECS = registry.specs()
@@ -46,20 +44,8 @@ class Played:
 @cache
 def played(key: str, seed: int = 5) -> Played:
     """A whole game where the bots play every seat, as the service runs them."""
-    spec = SPECS[key]
-    engine = spec.engine
-    state = engine.new(players_for(key), seed, {})
-    rows: list[Row] = []
-    ends: list[bool] = []
-    while seats := engine.to_act(state):
-        seat = seats[0]
-        move = bot_move(engine, spec.bot, state, seat, derive_seed(GAME_ID, len(rows), seat))
-        step = engine.play(state, seat, move)
-        state = step.state
-        rows.append(Row(seat, engine.format_move(move)))
-        ends.append(engine.outcome(state) is not None or step.ends_turn)
-        assert len(rows) < 3000, "the bots never finish"
-    return Played(seed, tuple(rows), tuple(ends))
+    plies = tuple(service_playout(SPECS[key], players_for(key), seed, {}, game_id=GAME_ID))
+    return Played(seed, tuple(p.row for p in plies), tuple(p.ends for p in plies))
 
 
 def test_every_registered_game_gives_scores() -> None:

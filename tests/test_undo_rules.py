@@ -32,14 +32,14 @@ from games.contract import (
     Seat,
     Step,
     apply_all,
-    bot_move,
 )
 from games.desert.board import index as desert_square
 from games.desert.model import PlaceCamel, PlaceLeader
 from games.nomadi.model import DieMove
 from games.oasis.model import MULTIPLIERS, Take
 from games.oasis.model import card as oasis_card
-from games.rng import Rng, derive_seed
+from games.rng import Rng
+from tests.contract import LoggedPly, service_playout, walk
 
 SPECS = registry.specs()
 UNDOER = 0
@@ -57,15 +57,6 @@ NOTHING = Judgement("refuse", "undo.nothing")
 
 
 @dataclass(frozen=True)
-class Ply:
-    before: Any
-    row: Row
-    move: Any
-    step: Step[Any]
-    ends: bool  # as the service stores it: the turn ended, or the game
-
-
-@dataclass(frozen=True)
 class Case:
     """Seat 0's command and the AI rows after it."""
 
@@ -73,14 +64,14 @@ class Case:
     players: int
     seed: int
     number: int  # the command's index in the game's move log
-    plies: tuple[Ply, ...]
+    plies: tuple[LoggedPly, ...]
 
     @property
-    def first(self) -> Ply:
+    def first(self) -> LoggedPly:
         return self.plies[0]
 
     @property
-    def ai_plies(self) -> tuple[Ply, ...]:
+    def ai_plies(self) -> tuple[LoggedPly, ...]:
         return self.plies[1:]
 
     @property
@@ -111,26 +102,9 @@ class Case:
         return f"{self.key} {self.players}p seed {self.seed} row {self.number}: {self.rows}"
 
 
-def walk(events: Sequence[Event]) -> Iterator[Event]:
-    for event in events:
-        yield event
-        yield from walk(event.details)
-
-
 @cache
-def bot_game(key: str, players: int, seed: int) -> tuple[Ply, ...]:
-    spec = SPECS[key]
-    engine = spec.engine
-    state = engine.new(players, seed)
-    plies: list[Ply] = []
-    while seats := engine.to_act(state):
-        seat = seats[0]
-        move = bot_move(engine, spec.bot, state, seat, derive_seed(seed, len(plies), seat))
-        step = engine.play(state, seat, move)
-        ends = engine.outcome(step.state) is not None or step.ends_turn
-        plies.append(Ply(state, Row(seat, engine.format_move(move)), move, step, ends))
-        state = step.state
-    return tuple(plies)
+def bot_game(key: str, players: int, seed: int) -> tuple[LoggedPly, ...]:
+    return tuple(service_playout(SPECS[key], players, seed, game_id=seed))
 
 
 def cases(key: str, players: int, seed: int) -> Iterator[Case]:
@@ -182,7 +156,7 @@ def over(case: Case) -> bool:
 # case at all, and "random_drawn" only when the game ends (every total shown).
 
 
-def desert_water(case: Case, ply: Ply | None = None) -> bool:
+def desert_water(case: Case, ply: LoggedPly | None = None) -> bool:
     """The ply (by default the undoer's) puts a camel on a water hole."""
     ply = ply or case.first
     move = ply.move

@@ -29,15 +29,8 @@ from tests.service_games import (
     play_until,
     start_desert,
     user_of,
+    whole_turn,
 )
-
-
-def whole_turn(session: Session, step: Step[Any]) -> bool:
-    return (
-        step.ends_turn
-        and not any(e.to is not None for e in step.events)
-        and (session.state.phase != "leaders")
-    )
 
 
 def water(session: Session, step: Step[Any]) -> bool:

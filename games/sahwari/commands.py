@@ -21,8 +21,8 @@ import discord
 
 from bot.session import Session
 from bot.translator import cmd
-from cogs.buttons import MAX_QUICK
 from cogs.play import GameCog
+from cogs.turn_post import MAX_QUICK
 from games.sahwari.moves import End, Keep, MoveCamel, Next, PlaceCube, Stay, Take, UseNow
 
 if TYPE_CHECKING:

@@ -19,6 +19,7 @@ from games.desert import GAME, DesertState, DesertView, Move
 from games.desert.ai import choose_move, public_board
 from games.desert.state import EMPTY
 from games.rng import Rng, derive_seed
+from tests.contract import bots_against_random
 from tests.desert.helpers import play, position
 
 
@@ -26,20 +27,7 @@ def play_game(
     players: int, seed: int, bots: set[int], stop: int | None = None
 ) -> tuple[DesertState, list[DesertState]]:
     """A seeded game: seats in ``bots`` play the AI, the others random legal moves."""
-    state = GAME.new(players, seed)
-    rng = Rng.from_seed(derive_seed(seed, 1))
-    seen: list[DesertState] = []
-    while GAME.to_act(state) and (stop is None or len(seen) < stop):
-        seen.append(state)
-        seat = GAME.to_act(state)[0]
-        if seat in bots:
-            move = bot_move(GAME, choose_move, state, seat, derive_seed(seed, len(seen)))
-        else:
-            legal = GAME.legal_moves(state, seat)
-            pick, rng = rng.randbelow(len(legal))
-            move = legal[pick]
-        state = GAME.apply(state, seat, move)
-    return state, seen
+    return bots_against_random(GAME, choose_move, players, seed, bots, stop)
 
 
 # --------------------------------------------------------------------------- strength

@@ -6,7 +6,6 @@ is exercised on what the engine really produces.
 
 from __future__ import annotations
 
-import io
 from dataclasses import replace
 from functools import cache
 
@@ -43,6 +42,7 @@ from render.palette import (
 from render.panel import ROW_HILITE, Cell, panel_layout
 from render.png import MAX_PNG_BYTES
 from render.text import display_names, fit_text, printable, text_width
+from tests.pictures import decode
 
 NAMES = ("Alice", "Bob", "Chloé", "Driss", "Eve")
 SEED = 11
@@ -63,12 +63,6 @@ def play(players: int, moves: int | None) -> DesertState:
 
 def view_of(players: int, moves: int | None, seat: int | None = None) -> DesertView:
     return GAME.view(play(players, moves), seat)
-
-
-def decode(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG"
-    return image.convert("RGB")
 
 
 def check_png(png: bytes) -> Image.Image:

@@ -14,16 +14,21 @@ that Alice's first roll holds a 1: the deal is then certain, not left to luck.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot.names import md
 from games.nomadi import GAME, Buy, DieMove, NomadiState, Offer, PlaceCard, PlacePawn
 from games.nomadi.model import BOARD, name, parse_square
-from tests.e2e import World, board_png, open_world, public, refused
+from tests.e2e import (
+    World,
+    board_png,
+    game_row,
+    locale_of,
+    public,
+    refused,
+    seat_users,
+    suggestions,
+)
 
 CARDS = ("L17", "F10", "L18", "C12", "J14")  # Alice, Bob, Alice, Bob, Alice
 # Alice, Bob, Alice, Bob: Bob's pawns on M16 and M18, beside the cards on L17 and L18.
@@ -66,40 +71,16 @@ def seed_with_the_deals() -> int:
     raise AssertionError("no seed gives both deals")
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with open_world(tmp_path) as opened:
-        yield opened
-
-
-def stored(world: World) -> tuple[NomadiState, list[int]]:
+def stored(world: World) -> tuple[NomadiState, list[int | None]]:
     """The game's state as the bot saved it, and its seats' user ids."""
-    with world.bot.database() as db:
-        game_id, state = db.execute("SELECT id, state FROM games ORDER BY id DESC").fetchone()
-        seats = [
-            r[0]
-            for r in db.execute(
-                "SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-            )
-        ]
-    return GAME.load(json.loads(state)), seats
-
-
-async def suggestions(
-    world: World, user: Any, command: str, options: dict[str, Any], focused: str
-) -> list[dict[str, Any]]:
-    locale = "fr" if user is world.bob else "en-US"
-    found: list[dict[str, Any]] = await world.fake.autocomplete(
-        user, world.channel, command, options, focused=focused, locale=locale
-    )
-    return found
+    row = game_row(world)
+    return GAME.load(json.loads(row["state"])), seat_users(world, row["id"])
 
 
 async def move(world: World, user: Any, notation: str) -> Any:
     """``/nomadi move``; returns the interaction (public or private answer)."""
-    locale = "fr" if user is world.bob else "en-US"
     it = await world.fake.slash(
-        user, world.channel, "nomadi move", {"notation": notation}, locale=locale
+        user, world.channel, "nomadi move", {"notation": notation}, locale=locale_of(world, user)
     )
     await it.final(timeout=20)
     assert it.ack_latency < 3

@@ -10,7 +10,6 @@ and for 2 to 5 players. Pixel tests use the unquantised image
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -65,6 +64,7 @@ from render.text import (
     phone_px,
     recording_text,
 )
+from tests.pictures import decode, near, pixel
 
 NAMES = ("Alice", "Bob", "Chloé", "Driss", "Eve")
 COURSES = ("full", "short")
@@ -114,12 +114,6 @@ def view_at(players: int, phase: str, course: str = "full", seat: int | None = N
     return GAME.view(state_at(players, phase, course), seat)
 
 
-def decode(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG"
-    return image.convert("RGB")
-
-
 def check_png(png: bytes) -> Image.Image:
     assert len(png) <= MAX_PNG_BYTES
     assert len(png) < 200 * 1024  # well under Discord's comfort zone
@@ -140,19 +134,9 @@ def drawn(
     return image, texts
 
 
-def pixel(image: Image.Image, xy: tuple[float, float]) -> RGB:
-    value = image.getpixel((round(xy[0]), round(xy[1])))
-    assert isinstance(value, tuple)
-    return value[0], value[1], value[2]
-
-
 def square_box(sq: int) -> tuple[int, int, int, int]:
     left, top, right, bottom = box_of(sq)
     return round(left), round(top), round(right), round(bottom)
-
-
-def near(a: Sequence[int], b: Sequence[int], tolerance: int = 10) -> bool:
-    return max(abs(x - y) for x, y in zip(a[:3], b[:3], strict=True)) <= tolerance
 
 
 # --------------------------------------------------------------------------- smoke

@@ -18,17 +18,23 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from games import catalogue
 from games.oasis import GAME, OasisState
 from games.oasis.model import LANDS, card
 from games.oasis.state import current
-from tests.e2e import World, board_png, open_world, public, refused
+from tests.e2e import (
+    World,
+    board_png,
+    game_row,
+    locale_of,
+    public,
+    quick_buttons,
+    refused,
+    seat_users,
+    suggestions,
+)
 
 PLAYERS = 4
 
@@ -45,36 +51,10 @@ def alice_is_noble() -> int:
     raise AssertionError("no seed makes seat 1 the Noble")
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with open_world(tmp_path) as opened:
-        yield opened
-
-
 def stored(world: World) -> tuple[OasisState, list[int | None]]:
     """The game's state as the bot saved it, and its seats' user ids (None: a bot)."""
-    with world.bot.database() as db:
-        game_id, state = db.execute("SELECT id, state FROM games ORDER BY id DESC").fetchone()
-        seats = [
-            r[0]
-            for r in db.execute(
-                "SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-            )
-        ]
-    return GAME.load(json.loads(state)), seats
-
-
-def locale_of(world: World, user: Any) -> str:
-    return "fr" if user is world.bob else "en-US"
-
-
-async def suggestions(
-    world: World, user: Any, command: str, options: dict[str, Any], focused: str
-) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = await world.fake.autocomplete(
-        user, world.channel, command, options, focused=focused, locale=locale_of(world, user)
-    )
-    return found
+    row = game_row(world)
+    return GAME.load(json.loads(row["state"])), seat_users(world, row["id"])
 
 
 async def move(world: World, user: Any, notation: str) -> Any:
@@ -85,10 +65,6 @@ async def move(world: World, user: Any, notation: str) -> Any:
     await it.final(timeout=20)
     assert it.ack_latency < 3
     return it
-
-
-def quick_buttons(message: Any) -> list[str]:
-    return [c for c in message.custom_ids() if c.startswith("quick:")]
 
 
 async def private_news(it: Any) -> str:

@@ -10,7 +10,6 @@ with its size and role).
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -57,6 +56,7 @@ from render.text import (
     phone_px,
     recording_text,
 )
+from tests.pictures import decode, near, pixel
 
 NAMES = ("Alice", "Bob", "Chloé", "Driss", "Eve")
 PLAYERS = (3, 4, 5)
@@ -108,12 +108,6 @@ def view_at(players: int, phase: str, seat: int | None = None) -> OasisView:
     return GAME.view(state_at(players, phase), seat)
 
 
-def decode(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG"
-    return image.convert("RGB")
-
-
 def check_png(png: bytes, view: OasisView) -> Image.Image:
     assert len(png) <= MAX_PNG_BYTES
     assert len(png) < 200 * 1024  # well under Discord's comfort zone
@@ -137,16 +131,6 @@ def drawn(
 
 def words(texts: Sequence[DrawnText], role: str | None = None) -> list[str]:
     return [t.text for t in texts if role is None or t.role == role]
-
-
-def pixel(image: Image.Image, xy: tuple[float, float]) -> RGB:
-    value = image.getpixel((round(xy[0]), round(xy[1])))
-    assert isinstance(value, tuple)
-    return value[0], value[1], value[2]
-
-
-def near(a: Sequence[int], b: Sequence[int], tolerance: int = 10) -> bool:
-    return max(abs(x - y) for x, y in zip(a[:3], b[:3], strict=True)) <= tolerance
 
 
 def whole_px(box: tuple[float, float, float, float]) -> tuple[int, int, int, int]:

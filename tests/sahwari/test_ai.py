@@ -30,26 +30,14 @@ from games.sahwari.moves import (
     Recruit,
     Take,
 )
+from tests.contract import bots_against_random
 
 
 def play_game(
     players: int, seed: int, bots: set[int], stop: int | None = None
 ) -> tuple[SahwariState, list[SahwariState]]:
     """A seeded game: seats in ``bots`` play the bot, the others random legal moves."""
-    state = GAME.new(players, seed)
-    rng = Rng.from_seed(derive_seed(seed, 1))
-    seen: list[SahwariState] = []
-    while GAME.to_act(state) and (stop is None or len(seen) < stop):
-        seen.append(state)
-        seat = GAME.to_act(state)[0]
-        if seat in bots:
-            move = bot_move(GAME, SPEC.bot, state, seat, derive_seed(seed, len(seen)))
-        else:
-            legal = GAME.legal_moves(state, seat)
-            pick, rng = rng.randbelow(len(legal))
-            move = legal[pick]
-        state = GAME.apply(state, seat, move)
-    return state, seen
+    return bots_against_random(GAME, SPEC.bot, players, seed, bots, stop)
 
 
 # --------------------------------------------------------------------------- whole games

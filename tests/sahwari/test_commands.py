@@ -34,18 +34,15 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
-
-import pytest
 
 from bot import i18n
 from bot.service import MAX_NOTATION
 from bot.session import seating
-from cogs.buttons import MAX_QUICK
+from cogs.turn_post import MAX_QUICK
 from games.contract import Seat
 from games.sahwari import GAME, SahwariState
 from games.sahwari import board as sahwari_board
@@ -69,7 +66,16 @@ from games.sahwari.moves import (
     UseTrack,
 )
 from games.sahwari.notation import french
-from tests.e2e import World, board_png, open_world, public, refused
+from tests.e2e import (
+    World,
+    board_png,
+    game_row,
+    locale_of,
+    public,
+    quick_buttons,
+    refused,
+    seat_users,
+)
 
 PLAYERS = 3
 ALICE, BOB, BOT = 0, 1, 2  # the seats the seed gives (see seed_for_seats)
@@ -194,28 +200,11 @@ def seed_for_seats(lobby: list[int | None], alice: int, bob: int) -> int:
 # --------------------------------------------------------------------------- the world
 
 
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with open_world(tmp_path) as opened:
-        yield opened
-
-
 def stored(world: World) -> tuple[SahwariState, list[int | None], dict[str, Any]]:
     """The state as the bot saved it (and its JSON), and the seats' user ids."""
-    with world.bot.database() as db:
-        game_id, state = db.execute("SELECT id, state FROM games ORDER BY id DESC").fetchone()
-        seats = [
-            r[0]
-            for r in db.execute(
-                "SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
-            )
-        ]
-    data = json.loads(state)
-    return GAME.load(data), seats, data
-
-
-def locale_of(world: World, user: Any) -> str:
-    return "fr" if user is world.bob else "en-US"
+    row = game_row(world)
+    data = json.loads(row["state"])
+    return GAME.load(data), seat_users(world, row["id"]), data
 
 
 async def move(world: World, user: Any, notation: str) -> Any:
@@ -239,10 +228,6 @@ async def private_news(it: Any) -> str:
     with contextlib.suppress(AssertionError):
         await it.wait_followups(1, timeout=5)
     return "\n".join(m.content for m in it.followups if m.ephemeral)
-
-
-def quick_buttons(message: Any) -> list[str]:
-    return [c for c in message.custom_ids() if c.startswith("quick:")]
 
 
 def public_text(world: World) -> str:

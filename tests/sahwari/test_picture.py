@@ -9,7 +9,6 @@ images (``render_sahwari_image``); texts are checked through
 
 from __future__ import annotations
 
-import io
 from dataclasses import replace
 from functools import cache
 
@@ -31,6 +30,7 @@ from games.sahwari.views import SahwariView, build_view
 from render.palette import player_style
 from render.png import MAX_PNG_BYTES
 from render.text import MIN_PHONE_PX, DrawnText, phone_px, recording_text
+from tests.pictures import decode
 
 NAMES = ("Alice", "Bob", "Chloé", "Driss")
 NEEDED = {"space", "coordinate", "status", "name", "score", "title"}
@@ -78,12 +78,6 @@ def mid_game() -> SahwariState:
 
 def own_blue(s: SahwariState) -> str:
     return s.clans[0].convoys[0]
-
-
-def decode(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    assert image.format == "PNG"
-    return image.convert("RGB")
 
 
 def drawn(view: SahwariView, lang: str = "en") -> tuple[Image.Image, list[DrawnText]]:

@@ -14,10 +14,7 @@ from bot.storage import Storage
 from games.oasis import GAME
 from games.oasis.model import BOARD, MULTIPLIERS, parse_square
 from games.oasis.state import EMPTY, OasisState
-from tests.contract import all_specs
-
-GUILD, CHANNEL = 100, 200
-ALICE, BOB, CAROL = 1, 2, 3
+from tests.service_games import ALICE, BOB, CAROL, CHANNEL, GUILD, lobby
 
 
 def herd_of(state: OasisState, squares: dict[str, int]) -> str:
@@ -51,14 +48,9 @@ def last_bonus(state: OasisState) -> OasisState:
 
 
 async def test_the_rank_tile_tie_break_reaches_the_leaderboard(
-    storage: Storage, tmp_path: Path
+    service: GameService, storage: Storage, tmp_path: Path
 ) -> None:
-    service = GameService(storage, all_specs())
-    await service.create(
-        kind_key="oasis", guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="Alice"
-    )
-    for user in (BOB, CAROL):
-        await service.join(CHANNEL, user, f"user{user}")
+    await lobby(service, 0, BOB, CAROL, game="oasis")
     session = (await service.start(CHANNEL, ALICE)).after
     ending = last_bonus(session.state)
     with sqlite3.connect(tmp_path / "games.db") as db:

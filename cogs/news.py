@@ -1,7 +1,8 @@
-"""The common shape of a public game action, and private news for each seat.
+"""What follows a public post of a game, beside the post itself: the board
+link the reminders use, a DM to whoever asked to hear it is his turn, the
+line in the parent channel when a game in a thread starts or ends, the final
+score chart, and each seat's private news.
 
-Validate and save first (fast, errors still ephemeral), then acknowledge
-publicly, let AI seats play, render off the loop and post one followup.
 Private events never reach the channel: the acting player reads his in an
 ephemeral followup, another human seat gets a DM, AI seats get nothing.
 """
@@ -16,121 +17,14 @@ import discord
 
 from bot import i18n
 from bot.service import GameService
-from bot.session import MoveReport, Session, iter_mentions
-from cogs.boards import board_file, boards_of
-from cogs.buttons import turn_view
+from bot.session import Session, iter_mentions
 from cogs.chart import final_chart
-from cogs.replies import (
-    EMBED_COLOUR,
-    board_link,
-    describe,
-    game_message,
-    post_answer,
-    post_to_channel,
-    title,
-    turn_lines,
-)
+from cogs.replies import board_link, describe, title
 from cogs.threads import post_in_parent
 from games.contract import Event, Seat
 from games.text import Param
 
 log = logging.getLogger(__name__)
-
-
-async def answer(
-    interaction: discord.Interaction, service: GameService, report: MoveReport
-) -> None:
-    """A move's answer: the public post of a whole turn, or a private step."""
-    if report.turn_over:
-        await publish(interaction, service, report)
-    else:
-        await answer_step(interaction, report)
-
-
-async def answer_step(interaction: discord.Interaction, report: MoveReport) -> None:
-    """A step inside a turn (a first camel): only the player sees it, with his board.
-
-    The channel gets the whole turn in one post when the turn ends.
-    """
-    locale = interaction.locale
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    session = report.after
-    (turn,) = report.turns
-    lines = [describe(e, locale) for e in turn.events if e.to in (None, turn.seat)]
-    lines += [
-        i18n.translate(locale, d.key, d.params) for d in session.decisions if d.seat == turn.seat
-    ]
-    file = await board_file(boards_of(interaction.client), session, turn.seat, locale)
-    embed = discord.Embed(title=i18n.t(locale, "game.step_title"), colour=EMBED_COLOUR)
-    embed.set_image(url="attachment://board.png")
-    # The same buttons as a turn post, so the next step is one click away too.
-    text = "\n".join(lines)[:2000]
-    buttons = turn_view(session)
-    if buttons is None:
-        await interaction.followup.send(text, embed=embed, file=file, ephemeral=True)
-    else:
-        await interaction.followup.send(text, embed=embed, file=file, ephemeral=True, view=buttons)
-    others = {s: e for s, e in report.private_events().items() if s != turn.seat}
-    await deliver_private(interaction.client, session, others)
-
-
-async def publish(
-    interaction: discord.Interaction,
-    service: GameService,
-    report: MoveReport,
-    head: Sequence[str] = (),
-) -> None:
-    """Acknowledge publicly, let AI seats play, post the turn in the game's language."""
-    locale = report.after.lang
-    await interaction.response.defer(thinking=True)
-    try:
-        ai = await service.advance(report.after)
-        turns = (*report.turns, *ai.turns)
-        lines = [*head, *turn_lines(ai.after, turns, locale)]
-        # Seats acting at once: another move may have landed meanwhile; show the newest board.
-        now = await service.get(ai.after.id) or ai.after
-        boards = boards_of(interaction.client)
-        message = await game_message(now, lines, locale, boards=boards, view=turn_view(now))
-        channel = interaction.client.get_partial_messageable(now.record.channel_id)
-        posted = await post_answer(interaction, channel, message)
-        await after_post(interaction.client, service, now, posted)
-        if ai.ended:
-            await send_final_chart(channel.send, service, now, locale)
-    except Exception:
-        # The move is already saved: say so publicly (the followup of a public
-        # defer is public anyway) rather than leave "thinking…" forever.
-        report_failure(
-            interaction.client, "Posting game %s failed after the move was saved", report.after.id
-        )
-        await interaction.followup.send(i18n.t(interaction.locale, "error.after_save"))
-        return
-    await tell_parent(interaction.client, report.before, ai.after)
-    private = {**report.private_events()}
-    for seat, events in ai.private_events().items():
-        private[seat] = private.get(seat, ()) + events
-    await deliver_private(interaction.client, ai.after, private, interaction)
-
-
-async def post_ai_turns(client: discord.Client, service: GameService, session: Session) -> bool:
-    """The AI plays what is due (bots, a seat just handed to it, turns a restart
-    interrupted) and its turns are posted through the channel, as a turn post
-    from a player would be: private news, the parent's line, the final chart.
-    False if there was nothing to play."""
-    report = await service.advance(session)
-    if not report.turns:
-        return False
-    after, lang = report.after, report.after.lang
-    lines = turn_lines(after, report.turns, lang)
-    boards = boards_of(client)
-    message = await game_message(after, lines, lang, boards=boards, view=turn_view(after))
-    channel = client.get_partial_messageable(after.record.channel_id)
-    posted = await post_to_channel(channel, message)
-    await after_post(client, service, after, posted)
-    if report.ended:
-        await send_final_chart(channel.send, service, after, lang)
-    await tell_parent(client, session, after)
-    await deliver_private(client, after, report.private_events())
-    return True
 
 
 async def send_final_chart(

@@ -1,4 +1,4 @@
-"""End to end: asynchronous play — turn clocks, the takeover vote, /settings and /game undo.
+"""End to end: play at each one's pace — turn clocks, the takeover vote, /settings and /game undo.
 
 The real bot process runs against the loopback Discord with its clock watcher
 looking every half second (``CLOCK_CHECK_SECONDS=0.5``). The bot reads real
@@ -15,10 +15,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator, Callable
 from contextlib import closing
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,38 +25,27 @@ from games.contract import Game
 from games.desert import GAME
 from games.desert.board import index
 from games.desert.model import PlaceCamel
-from tests.e2e import World, next_player, open_world, public, refused, thread_opened
+from tests.e2e import (
+    World,
+    game_row,
+    locale_of,
+    next_player,
+    public,
+    refused,
+    seat_users,
+    stamp,
+    thread_opened,
+    until,
+)
 
 CHECK_SECONDS = 0.5
 ENV = {"CLOCK_CHECK_SECONDS": str(CHECK_SECONDS)}
 JUMP = "https://discord.com/channels/{guild}/{channel}/{message}"
 
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[World]:
-    async with open_world(tmp_path, ENV) as opened:
-        yield opened
+pytestmark = pytest.mark.bot_env(ENV)
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def locale_of(world: World, user: Any) -> str:
-    return "fr" if user is world.bob else "en-US"
-
-
-def stamp(moment: datetime) -> str:
-    """A time as the bot stores it."""
-    return moment.isoformat(timespec="microseconds")
-
-
-def game_row(world: World, game_id: int) -> dict[str, Any]:
-    with closing(world.bot.database()) as db:
-        db.row_factory = lambda cur, row: {
-            d[0]: v for d, v in zip(cur.description, row, strict=True)
-        }
-        row: dict[str, Any] = db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
-    return row
 
 
 def game_in(world: World, channel: Any) -> int:
@@ -67,12 +54,6 @@ def game_in(world: World, channel: Any) -> int:
             "SELECT id FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel.id,)
         ).fetchone()
     return int(game_id)
-
-
-def seat_users(world: World, game_id: int) -> list[int]:
-    with closing(world.bot.database()) as db:
-        rows = db.execute("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
-        return [int(r[0] or 0) for r in rows]
 
 
 def replaced(world: World, game_id: int, user: Any) -> str | None:
@@ -187,14 +168,6 @@ async def status(world: World, user: Any) -> str:
     text = (await it.final(timeout=20)).content
     assert it.ephemeral
     return text
-
-
-async def until(condition: Callable[[], bool], timeout: float = 10, what: str = "") -> None:
-    """Poll ``condition()`` until true."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        assert asyncio.get_running_loop().time() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.05)
 
 
 def up_next(world: World, message: Any) -> Any:
