@@ -61,12 +61,16 @@ async def _chart(
     else:
         x_label = i18n.t(language, "chart.x_label")
     numbers = {index: turn for turn, index in enumerate(points)}  # 0: the start
+    # Each seat's line in the colour it wears on the board (Nomadi's, Oasis's own).
+    picture = service.spec(session.key).load_picture()
+    colours = tuple(picture.seat_colour(seat) for seat in range(len(record.seats)))
     drawing = partial(
         score_chart,
         title=i18n.t(language, f"{session.key}.title"),
         x_label=x_label,
         winners=winners,
         turns=[numbers[i] for i in sample_evenly(points, MAX_POINTS)],
+        colours=colours,
     )
     png = await service.cpu.run(drawing, series, session.names, language)
     embed = discord.Embed(title=i18n.t(language, "chart.title"), colour=EMBED_COLOUR)

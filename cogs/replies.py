@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import groupby
 
 import discord
 
@@ -61,20 +62,20 @@ def describe(event: Event, locale: object, *, plain: bool = False) -> str:
 def turn_lines(
     session: Session, turns: Sequence[Turn], locale: object, *, plain: bool = False
 ) -> list[str]:
-    """One line per turn (its public events joined), game events on lines of their
-    own; ``plain`` for a text file (no Markdown: names unbolded, words unescaped)."""
+    """A turn's public events in the order they happened: a seat's run of events
+    on one line under its name, each game event (an arrival, the end) on a line
+    of its own; ``plain`` for a text file (no Markdown: names unbolded, words
+    unescaped). In order, so a payment the move caused comes before the next
+    player's roll, and the end before the final scores."""
     lines = []
     for turn in turns:
-        events = turn.public_events()
-        # The mover's events first, then any other seat's (a final score), each
-        # under its own name; then the game's.
-        seats = dict.fromkeys((turn.seat, *(e.seat for e in events if e.seat is not None)))
-        for seat in seats:
-            own = [describe(e, locale, plain=plain) for e in events if e.seat == seat]
-            if own:
+        for seat, run in groupby(turn.public_events(), key=lambda e: e.seat):
+            said = [describe(e, locale, plain=plain) for e in run]
+            if seat is None:
+                lines.extend(said)
+            else:
                 name = session.names[seat] if plain else f"**{session.shown(seat)}**"
-                lines.append(f"{name}: {' · '.join(own)}")
-        lines.extend(describe(e, locale, plain=plain) for e in events if e.seat is None)
+                lines.append(f"{name}: {' · '.join(said)}")
     return lines
 
 

@@ -376,6 +376,11 @@ class Picture(Protocol):
         """A seat's private image for /game hand, or None if the text says it all."""
         ...
 
+    def seat_colour(self, seat: int) -> tuple[int, int, int]:
+        """The colour ``seat`` wears on this game's board (RGB): the score chart
+        draws the seat's line in it, so a player is one colour everywhere."""
+        ...
+
 
 @dataclass(frozen=True)
 class GameSpec:

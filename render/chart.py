@@ -27,7 +27,17 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.palette import BACKDROP, GOLD, INK, MUTED, PAPER, mix, player_style
+from render.palette import (
+    BACKDROP,
+    GOLD,
+    INK,
+    MUTED,
+    PAPER,
+    RGB,
+    contrast_ratio,
+    mix,
+    player_style,
+)
 from render.png import png_bytes
 from render.shapes import Point, draw_shape
 from render.text import display_names, draw_text, fit_text, legible_size, text_width
@@ -55,7 +65,7 @@ LABEL_BOTTOM = PLOT_BOTTOM + 8
 SCORE_GAP = 10  # px between a label's parts
 
 LINE = 4  # px, width of a score line
-HALO = 2  # px of dark edge each side of a line
+HALO = 2  # px of edge each side of a line (dark, or light for a dark line)
 MARKER = 10  # px, radius of the end markers
 LABEL_MARKER = 8  # px, radius of the marker before each end label
 MINUS = "\u2212"
@@ -64,6 +74,7 @@ MOST_TICKS = 6
 GRID: tuple[int, int, int] = mix(BACKDROP, MUTED, 0.2)
 AXIS: tuple[int, int, int] = mix(BACKDROP, MUTED, 0.5)
 SHADOW: tuple[int, int, int] = mix(BACKDROP, INK, 0.6)
+DARK_LINE_CONTRAST = 2.0  # below it against the backdrop, a line gets a light edge
 
 
 def number(value: int) -> str:
@@ -156,6 +167,7 @@ def score_chart(
     x_label: str,
     winners: Collection[int] = (),
     turns: Sequence[int] | None = None,
+    colours: Sequence[RGB] = (),
 ) -> bytes:
     """PNG of the scores over time: ``series[seat][i]`` is the seat's score after
     the i-th point in time (turn), all of the same length >= 1.
@@ -165,13 +177,16 @@ def score_chart(
 
     ``title`` and ``x_label`` come translated; ``names`` may be short or
     unprintable (:func:`render.text.display_names` stands in, in ``lang``).
+    ``colours[seat]`` is the seat's colour on its game's board (the palette's
+    player colours without it); the marker shapes are the palette's either way.
     """
     plot = plot_for(series)
     finals = [line[-1] for line in series]
     ends = [plot.point(seat, plot.length - 1, finals[seat]) for seat in range(plot.seats)]
     rows = label_rows(ends)
     big = Image.new("RGB", (WIDTH * SCALE, HEIGHT * SCALE), BACKDROP)
-    _draw_lines(ImageDraw.Draw(big), float(SCALE), plot, series, rows)
+    hues = [colours[s] if s < len(colours) else player_style(s).colour for s in range(plot.seats)]
+    _draw_lines(ImageDraw.Draw(big), float(SCALE), plot, series, rows, hues)
     image = big.resize((WIDTH, HEIGHT), Image.Resampling.BOX)  # drawn big: anti-aliased
     draw = ImageDraw.Draw(image)
     if turns is not None and (len(turns) != plot.length or list(turns) != sorted(set(turns))):
@@ -219,6 +234,7 @@ def _draw_lines(
     plot: Plot,
     series: Sequence[Sequence[int]],
     rows: Sequence[float],
+    hues: Sequence[RGB],
 ) -> None:
     """Grid, score lines, end markers and leaders, at ``k`` times the size."""
 
@@ -234,22 +250,29 @@ def _draw_lines(
     lines = [
         [at(plot.point(seat, i, v)) for i, v in enumerate(line)] for seat, line in enumerate(series)
     ]
-    for points in lines:  # every halo first: lines side by side stay whole
+    for seat, points in enumerate(lines):  # every halo first: lines side by side stay whole
         if len(points) > 1:
-            draw.line(points, fill=SHADOW, width=round((LINE + 2 * HALO) * k), joint="curve")
+            halo = halo_for(hues[seat])
+            draw.line(points, fill=halo, width=round((LINE + 2 * HALO) * k), joint="curve")
     for seat, points in enumerate(lines):
         if len(points) > 1:
-            draw.line(points, fill=player_style(seat).colour, width=round(LINE * k), joint="curve")
+            draw.line(points, fill=hues[seat], width=round(LINE * k), joint="curve")
     edge = round(2 * k)
     for seat, line in enumerate(series):
-        style = player_style(seat)
+        shape, hue = player_style(seat).shape, hues[seat]
         x, y = plot.point(seat, plot.length - 1, line[-1])
         row = rows[seat]
         leader = [(x + MARKER + 3, y), (x + MARKER + 9, y), (LABEL_LEFT - 9, row)]
-        draw.line([at(p) for p in leader], fill=style.colour, width=edge)
-        draw_shape(draw, style.shape, at((x, y)), MARKER * k, style.colour, PAPER, edge)
+        draw.line([at(p) for p in leader], fill=hue, width=edge)
+        draw_shape(draw, shape, at((x, y)), MARKER * k, hue, PAPER, edge)
         label = at((LABEL_LEFT + LABEL_MARKER, row))
-        draw_shape(draw, style.shape, label, LABEL_MARKER * k, style.colour, PAPER, edge)
+        draw_shape(draw, shape, label, LABEL_MARKER * k, hue, PAPER, edge)
+
+
+def halo_for(hue: RGB) -> RGB:
+    """The outline under a score line: a shadow, or a light edge for a dark hue
+    (a game's black player) that a shadow would leave lost in the backdrop."""
+    return SHADOW if contrast_ratio(hue, BACKDROP) >= DARK_LINE_CONTRAST else MUTED
 
 
 def _draw_axes(

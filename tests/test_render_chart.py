@@ -13,12 +13,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
+from bot import registry
 from render.chart import (
     HEIGHT,
     LABEL_BOTTOM,
     LABEL_TOP,
     MARGIN,
     WIDTH,
+    halo_for,
     nice_ticks,
     plot_for,
     score_chart,
@@ -26,7 +28,7 @@ from render.chart import (
     tick_places,
     turn_ticks,
 )
-from render.palette import GOLD, player_style
+from render.palette import BACKDROP, GOLD, contrast_ratio, player_style
 from render.text import ELLIPSIS, MIN_PHONE_PX, DrawnText, font, phone_px, recording_text
 
 NAMES = ("Alice", "Bob", "Chloé", "Driss", "Eve", "Farid")
@@ -110,6 +112,27 @@ def test_one_line_per_seat_ending_in_its_colour(seats: int) -> None:
     assert sorted(names) == sorted(NAMES[:seats])
     assert sorted(scores) == sorted(str(line[-1]) for line in series)
     assert not overlapping(texts)
+
+
+@pytest.mark.parametrize("game", ["nomadi", "oasis"])
+def test_each_line_wears_its_seats_board_colour(game: str) -> None:
+    """Nomadi's and Oasis's boards colour seats their own way: the chart follows
+    the board (Zoë red on the board was blue in the chart), and the black seat's
+    line gets a light edge so it shows on the dark backdrop."""
+    picture = registry.specs()[game].load_picture()
+    seats = 5
+    hues = [picture.seat_colour(seat) for seat in range(seats)]
+    assert hues != [player_style(seat).colour for seat in range(seats)]
+    series = climbing(seats, 12)
+    png = score_chart(series, NAMES, "en", title="S", x_label="T", colours=hues)
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    plot = plot_for(series)
+    for seat in range(seats):
+        middle = plot.point(seat, 5, series[seat][5])
+        assert any(near(p, hues[seat], 24) for p in colours_around(image, middle, 1)), seat
+    dark = min(range(seats), key=lambda seat: sum(hues[seat]))
+    assert contrast_ratio(halo_for(hues[dark]), BACKDROP) > 3
+    assert halo_for(player_style(0).colour) != halo_for(hues[dark])
 
 
 def test_a_series_of_one_point() -> None:

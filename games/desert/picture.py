@@ -450,9 +450,10 @@ def _draw_water(image: Image.Image, view: DesertView) -> None:
 
 def space_name_anchor(view: DesertView, coord: Coord) -> Point:
     """Where a square's name goes (baseline centre): the middle of the square,
-    or under the disc of a water hole."""
+    or under the disc of a water hole (a palm site that holds no palm can hold
+    one too: what counts is the disc, not the terrain)."""
     x, y = GRID.centre(*coord)
-    if view.terrain.get(coord) == "water":
+    if coord in view.water:
         return x, y + RADIUS * 0.6
     return x, y + SPACE_SIZE * 0.34
 
@@ -754,3 +755,6 @@ class DesertPicture:
 
     def hand(self, view: DesertView, names: Sequence[str], lang: str) -> bytes | None:
         return None  # the seat's water values are in the text and on its own board
+
+    def seat_colour(self, seat: int) -> RGB:
+        return player_style(seat).colour

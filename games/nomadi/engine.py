@@ -23,7 +23,7 @@ from games.contract import (
     resolve_options,
 )
 from games.nomadi import notation, rules
-from games.nomadi.messages import colour, illegal, player
+from games.nomadi.messages import colour, illegal, player, signed
 from games.nomadi.model import (
     ARRIVAL_PAY,
     BOARD,
@@ -380,14 +380,14 @@ class NomadiGame(Game[NomadiState, Move]):
         s = replace(s, phase="over", end=why, deal=None, offers=(), spoken=())
         events.append(Event(f"nomadi.log.end_{why}"))
         for seat in range(s.players):
-            cards = sum(s.values[c] for c in s.held[seat])
-            events.append(
-                Event(
-                    "nomadi.log.final",
-                    {"coins": s.coins[seat], "cards": cards, "score": s.coins[seat] + cards},
-                    seat,
-                )
-            )
+            values = [s.values[c] for c in s.held[seat]]
+            cards = sum(values)
+            # Every card revealed, in full: the board's panel has room for the total only.
+            shown = " ".join(signed(v) for v in values) or "–"
+            events.append(Event("nomadi.log.revealed", {"values": shown}, seat))
+            score = s.coins[seat] + cards
+            params = {"coins": s.coins[seat], "cards": cards, "score": score}
+            events.append(Event("nomadi.log.final", params, seat))
         return s
 
     def _after_move(self, s: NomadiState, events: list[Event]) -> NomadiState:

@@ -9,6 +9,13 @@ from games.text import Param, Term
 
 catalogue.add_source("games.nomadi")
 
+MINUS = "\u2212"  # a real minus sign: "−3"
+
+
+def signed(value: int) -> str:
+    """A card value as printed: "+3", "−2" (with a real minus)."""
+    return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
+
 
 def colour(seat: Seat) -> Term:
     return Term(f"nomadi.colour.{COLOURS[seat]}")

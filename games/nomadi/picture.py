@@ -40,6 +40,7 @@ from PIL import Image, ImageDraw
 
 from games import catalogue
 from games.contract import Seat
+from games.nomadi.messages import MINUS, signed
 from games.nomadi.model import (  # importing games.nomadi adds its catalogue
     BOARD,
     COLOURS,
@@ -136,17 +137,10 @@ PAWN_RGB: Mapping[str, RGB] = {
 PAWN_R = CELL * 0.34  # pawn radius, px (the shape's nominal radius)
 _SPRITE = 4  # supersampling factor for sprites
 
-MINUS = "\u2212"  # a real minus sign: "−3"
-
 
 def pawn_colour(seat: Seat) -> RGB:
     """The seat's Nomadi colour: blue, yellow, red, green, black (spec §2)."""
     return PAWN_RGB[COLOURS[seat % len(COLOURS)]]
-
-
-def signed(value: int) -> str:
-    """A card value as printed: "+3", "−2" (with a real minus)."""
-    return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
 
 
 def amount(value: int) -> str:
@@ -897,11 +891,15 @@ def score_panel(
 
 def cards_text(view: NomadiView, seat: Seat) -> str:
     """How many cards a seat holds and, in brackets, their values where this view
-    knows them ("?" for the others): "2", "3 (+3 ? ?)"; all values once over."""
+    knows them ("?" for the others): "2", "3 (+3 ? ?)". Once over, the count
+    and the total ("8 (= +5)"): the final log line lists every value in full,
+    which a panel cell would cut."""
     held = view.held[seat]
     count = str(len(held))
     if not any(v is not None for v in held):
         return count
+    if view.phase == "over" and held:
+        return f"{count} (= {signed(sum(v for v in held if v is not None))})"
     values = " ".join("?" if v is None else signed(v) for v in held)
     return f"{count} ({values})"
 
@@ -1072,3 +1070,6 @@ class NomadiPicture:
 
     def hand(self, view: NomadiView, names: Sequence[str], lang: str) -> bytes | None:
         return render_nomadi_hand(view, names, lang)
+
+    def seat_colour(self, seat: int) -> RGB:
+        return pawn_colour(seat)

@@ -67,6 +67,7 @@ from games.oasis.model import (  # importing games.oasis adds its catalogue
 from games.oasis.model import (
     WIDTH as BOARD_COLUMNS,
 )
+from games.oasis.views import multiplier_count, supply_params
 from games.text import Params, Term
 from render.grids import SquareGrid, draw_grid_labels
 from render.palette import (
@@ -186,6 +187,10 @@ def box_of(square: int) -> Box:
 
 def _word(lang: str, key: str, params: Params | None = None) -> str:
     return catalogue.text(lang, key, params)
+
+
+def _said(lang: str, term: Term) -> str:
+    return catalogue.text(lang, term.key, term.params)
 
 
 def _title(lang: str, key: str, params: Params | None = None) -> str:
@@ -1224,14 +1229,7 @@ def render_oasis_hand_image(
     title = f"{_word(lang, 'oasis.render.hand.title')} ({sum(mine.values())})"
     draw_text(draw, (32, y + 22), title, title_size, MUTED, anchor="lm", bold=True, role="title")
     y += 44
-    counts = {
-        kind: _word(
-            lang,
-            "oasis.hand.count",
-            {"count": mine.get(kind, 0), "kind": Term(f"oasis.multiplier.{kind}")},
-        )
-        for kind in MULTIPLIERS
-    }
+    counts = {kind: _said(lang, multiplier_count(kind, mine.get(kind, 0))) for kind in MULTIPLIERS}
     what_x = (
         32
         + HAND_ICON
@@ -1273,11 +1271,7 @@ def render_oasis_hand_image(
         y += HAND_ROW
     y += 8
     for line in (
-        _word(
-            lang,
-            "oasis.hand.supply",
-            {"pawns": view.pawns_left[seat], "camels": view.camels_left[seat]},
-        ),
+        _word(lang, "oasis.hand.supply", supply_params(view, seat)),
         _word(lang, "oasis.hand.stack", {"count": view.stacks[seat]}),
     ):
         line = fit_text(line, score_size, width - 64)
@@ -1299,3 +1293,6 @@ class OasisPicture:
 
     def hand(self, view: OasisView, names: Sequence[str], lang: str) -> bytes | None:
         return render_oasis_hand(view, names, lang)
+
+    def seat_colour(self, seat: int) -> RGB:
+        return seat_colour(seat)

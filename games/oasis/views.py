@@ -15,7 +15,7 @@ from games.oasis.state import (
     order,
     pawns_left,
 )
-from games.text import Term
+from games.text import Param, Term
 
 
 def build_view(
@@ -90,15 +90,22 @@ def hand_lines(view: OasisView) -> tuple[Event, ...]:
     if seat is None:
         return ()
     mine = view.multipliers[seat] or {}
-    counts = tuple(
-        Term("oasis.hand.count", {"count": mine[kind], "kind": Term(f"oasis.multiplier.{kind}")})
-        for kind in MULTIPLIERS
-    )
+    counts = tuple(multiplier_count(kind, mine[kind]) for kind in MULTIPLIERS)
     return (
         Event("oasis.hand.multipliers", {"tiles": counts}),
-        Event(
-            "oasis.hand.supply",
-            {"pawns": view.pawns_left[seat], "camels": view.camels_left[seat]},
-        ),
+        Event("oasis.hand.supply", supply_params(view, seat)),
         Event("oasis.hand.stack", {"count": view.stacks[seat]}),
     )
+
+
+def multiplier_count(kind: str, count: int) -> Term:
+    """ "1 well", "3 wells": a count of one kind of multiplier tile, in the plural it takes."""
+    return Term(f"oasis.hand.count.{kind}", {"count": count})
+
+
+def supply_params(view: OasisView, seat: Seat) -> dict[str, Param]:
+    """The pawns and camels left in a seat's supply, each counted in its own plural."""
+    return {
+        "pawns": Term("oasis.hand.pawns", {"count": view.pawns_left[seat]}),
+        "camels": Term("oasis.hand.camels", {"count": view.camels_left[seat]}),
+    }

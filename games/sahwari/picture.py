@@ -813,7 +813,8 @@ def _row(
 
 HAND_CARD_W, HAND_CARD_H = 138, 128
 HAND_GAP = 44  # room for a junction between two cards
-HAND_PER_LINE = 6
+# As many cards as fit between the margins, a junction gap before each.
+HAND_PER_LINE = (HAND_WIDTH - 64) // (HAND_CARD_W + HAND_GAP)
 
 
 def render_sahwari_hand_image(
@@ -1012,3 +1013,6 @@ class SahwariPicture:
 
     def hand(self, view: SahwariView, names: Sequence[str], lang: str) -> bytes | None:
         return render_sahwari_hand(view, names, lang)
+
+    def seat_colour(self, seat: int) -> RGB:
+        return player_style(seat).colour

@@ -165,7 +165,9 @@ def test_eg1_last_move_adds_the_end_of_supply() -> None:
     end, events = steps(mid, 0, "white E4")
     assert end.phase == "over"
     assert events[-1] == Event("desert.log.end_supply", {"colour": colour("orange")})
-    assert english(events[-1]) == "The orange supply is empty: the game ends (EG1)."
+    assert english(events[-1]) == "No orange camel is left in the supply: the game ends."
+    french = catalogue.text("fr", events[-1].key, {"colour": Term("desert.colour.white")})
+    assert french == "Plus aucun chameau blanc dans la réserve : la partie s'arrête."
 
 
 def test_eg2_last_pass_adds_the_end_of_passes() -> None:

@@ -22,8 +22,11 @@ from games.desert.picture import (
     BOARD_BOTTOM,
     GRID,
     MAIN_COLUMNS,
+    RADIUS,
     SAND,
     SPACE_SIZE,
+    WATER_DY,
+    WATER_R,
     board_width,
     placeable,
     render_desert_image,
@@ -170,3 +173,21 @@ def test_four_and_five_players_keep_every_column(players: int) -> None:
 
 def test_image_widths_stay_in_the_design_range() -> None:
     assert 1000 <= board_width(MAIN_COLUMNS) < board_width(len(COLUMNS)) <= 1400
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_a_water_holes_name_stays_below_its_disc(players: int) -> None:
+    """Setup also puts water holes on the palm sites left without a palm: their
+    name was printed over the water hole's value, as on a plain square."""
+    view = view_of(players, None)
+    site = min(c for c, kind in view.terrain.items() if kind == "palm" and c not in view.oases)
+    pieces = {c: piece for c, piece in view.pieces.items() if c != site}
+    view = replace(view, water={**view.water, site: 2}, pieces=pieces)
+    assert site in placeable(view)
+    for coord in placeable(view):
+        if coord not in view.water:
+            continue
+        x, y = GRID.centre(*coord)
+        disc_bottom = y + (WATER_DY + WATER_R) * RADIUS
+        name_top = space_name_anchor(view, coord)[1] - 0.7 * SPACE_SIZE
+        assert name_top >= disc_bottom, coord_name(coord)

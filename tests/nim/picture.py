@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from games import catalogue
 from render.grids import SquareGrid, column_letters, draw_grid_labels
-from render.palette import BACKDROP, INK, PAPER, player_style
+from render.palette import BACKDROP, INK, PAPER, RGB, player_style
 from render.panel import Cell, Column, Panel, Row, draw_panel, panel_height
 from render.png import png_bytes
 from render.text import draw_text
@@ -122,3 +122,6 @@ class NimPicture:
 
     def hand(self, view: NimView, names: Sequence[str], lang: str) -> bytes | None:
         return None  # a card is a number: the text says it
+
+    def seat_colour(self, seat: int) -> RGB:
+        return player_style(seat).colour

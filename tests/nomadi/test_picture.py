@@ -444,8 +444,10 @@ def test_own_values_show_in_a_seats_view_and_all_values_once_over() -> None:
         cell = row.cells[2]
         assert not isinstance(cell, str | int) and not callable(cell)
         assert cell.text == cards_text(over, seat)
-        for value in over.held[seat]:
-            assert value is not None and signed(value) in cell.text
+        known = [value for value in over.held[seat] if value is not None]
+        assert len(known) == len(over.held[seat])
+        if known:  # the total fits a cell; the final log line lists every value
+            assert cell.text == f"{len(known)} (= {signed(sum(known))})"
     _, texts = drawn(over)
     total = [t for t in texts if t.role == "score"]
     for score in over.final:
@@ -656,3 +658,22 @@ def test_the_hand_stays_legible_with_hostile_names() -> None:
     image = decode(png)
     for t in texts:
         assert phone_px(t.size, image.width) >= MIN_PHONE_PX.get(t.role, 9), t
+
+
+def test_the_end_reveals_every_card_in_full_in_the_log() -> None:
+    """The panel shows each hand's total; the final lines list every value, so the
+    reveal is never cut ("8 (+2 −2 +2 +3 −2 −1 +…")."""
+    seed = 3
+    state = GAME.new(4, seed, {"course": "full"})
+    rng = Rng.from_seed(seed)
+    while GAME.to_act(state):
+        seat = GAME.to_act(state)[0]
+        move = choose_move(GAME.view(state, seat), GAME.legal_moves(state, seat), rng)
+        result = GAME.play(state, seat, move)
+        state = result.state
+    revealed = {e.seat: e.params["values"] for e in result.events if e.key == "nomadi.log.revealed"}
+    assert set(revealed) == set(range(4))
+    for seat, held in enumerate(state.held):
+        assert revealed[seat] == (" ".join(signed(state.values[c]) for c in held) or "–")
+    keys = [e.key for e in result.events]
+    assert keys.index("nomadi.log.revealed") < keys.index("nomadi.log.final")

@@ -45,6 +45,7 @@ from games.oasis.picture import (
     status_words,
     table_height,
 )
+from games.oasis.views import multiplier_count, supply_params
 from render.palette import INK, PAPER, RGB, player_style, worst_delta_e
 from render.panel import panel_height, panel_layout
 from render.png import MAX_PNG_BYTES
@@ -664,17 +665,10 @@ def test_the_hand_shows_the_viewers_multipliers_and_supply() -> None:
         assert 500 <= image.width <= 1000
         said = words(texts, "score")
         for kind in MULTIPLIERS:
-            count = catalogue.text(
-                lang,
-                "oasis.hand.count",
-                {"count": mine[kind], "kind": catalogue.text(lang, f"oasis.multiplier.{kind}")},
-            )
+            term = multiplier_count(kind, mine[kind])
+            count = catalogue.text(lang, term.key, term.params)
             assert count in said, count
-        supply = catalogue.text(
-            lang,
-            "oasis.hand.supply",
-            {"pawns": view.pawns_left[seat], "camels": view.camels_left[seat]},
-        )
+        supply = catalogue.text(lang, "oasis.hand.supply", supply_params(view, seat))
         assert supply in said
         assert catalogue.text(lang, "oasis.hand.stack", {"count": view.stacks[seat]}) in said
         assert display_names(NAMES, 4, lang)[seat] in words(texts, "name")
@@ -705,3 +699,20 @@ def test_the_hand_stays_legible_with_hostile_names() -> None:
     for t in texts:
         assert phone_px(t.size, image.width) >= MIN_PHONE_PX.get(t.role, 9), t
         assert t.xy[0] <= image.width
+
+
+@pytest.mark.parametrize(
+    ("lang", "kind", "count", "said"),
+    [
+        ("en", "wells", 1, "1 well"),
+        ("en", "wells", 2, "2 wells"),
+        ("en", "horses", 1, "1 horse"),
+        ("fr", "wells", 1, "1 fontaine"),
+        ("fr", "horses", 3, "3 chevaux"),
+        ("fr", "goods", 0, "0 marchandise"),
+    ],
+)
+def test_hand_counts_agree_with_their_number(lang: str, kind: str, count: int, said: str) -> None:
+    """The hand said "1 wells": each count now takes its own singular or plural."""
+    term = multiplier_count(kind, count)
+    assert catalogue.text(lang, term.key, term.params) == said

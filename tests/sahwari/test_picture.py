@@ -269,3 +269,23 @@ def test_nobody_wins_is_said() -> None:
     _, texts = drawn(view, "fr")
     status = " ".join(t.text for t in texts if t.role == "status")
     assert "personne ne gagne" in status
+
+
+def test_the_hand_holds_a_long_clan_row_inside_its_canvas() -> None:
+    """Eight cards and the sheet: the row wraps before its cards leave the image
+    (with six cards a line the sixth was drawn past the right edge)."""
+    s = started()
+    row = clans.ClanRow()
+    for number in range(1, 31):
+        if len(row.cards) < 8:
+            card = f"C{number:02}"
+            side = clans.placement_sides(row, card)[0]
+            row = clans.place_card(row, card, side)
+    assert len(row.cards) == 8
+    s = replace(s, clans=(replace(s.clans[0], row=row), *s.clans[1:]))
+    with recording_text() as texts:
+        png = render_sahwari_hand(build_view(s, 0), NAMES[:3])
+    assert png is not None
+    image = decode(png)
+    for t in texts:
+        assert 12 < t.xy[0] < image.width - 12, t
