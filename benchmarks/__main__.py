@@ -81,9 +81,9 @@ def bench_legal_moves(spec: GameSpec) -> list[Figure]:
     kind, busiest = max(by_kind.items(), key=lambda item: percentile(item[1], 0.95))
     worst = percentile(busiest, 0.95)
     return [
-        Figure(f"{spec.key}: legal moves, p95", f"{p95:.2f} ms", "≤ 5 ms", p95 <= 5),
+        Figure(f"{spec.kind}: legal moves, p95", f"{p95:.2f} ms", "≤ 5 ms", p95 <= 5),
         Figure(
-            f"{spec.key}: legal moves, p95 in the busiest decision ({kind.split('.')[-1]})",
+            f"{spec.kind}: legal moves, p95 in the busiest decision ({kind.split('.')[-1]})",
             f"{worst:.2f} ms",
             "≤ 5 ms",
             worst <= 5,
@@ -107,13 +107,13 @@ def bench_render(spec: GameSpec, repeat: int) -> list[Figure]:
     median = statistics.median(samples)
     return [
         Figure(
-            f"{spec.key}: render, {players} players mid-game, median",
+            f"{spec.kind}: render, {players} players mid-game, median",
             f"{median:.1f} ms",
             "≤ 60 ms",
             median <= 60,
         ),
         Figure(
-            f"{spec.key}: PNG size, every player count mid-game, max",
+            f"{spec.kind}: PNG size, every player count mid-game, max",
             f"{max(sizes) / 1024:.0f} KB",
             "≤ 400 KB",
             max(sizes) <= 400 * 1024,
@@ -160,22 +160,22 @@ async def bench_service(spec: GameSpec, moves: int) -> list[Figure]:
     cold95 = percentile(cold_ms, 0.95)
     return [
         Figure(
-            f"{spec.key}: move handling (parse + apply + save), p50", f"{p50:.2f} ms", "—", True
+            f"{spec.kind}: move handling (parse + apply + save), p50", f"{p50:.2f} ms", "—", True
         ),
         Figure(
-            f"{spec.key}: move handling (parse + apply + save), p95",
+            f"{spec.kind}: move handling (parse + apply + save), p95",
             f"{p95:.2f} ms",
             "≤ 15 ms",
             p95 <= 15,
         ),
         Figure(
-            f"{spec.key}: autocomplete as the cog answers it, p95",
+            f"{spec.kind}: autocomplete as the cog answers it, p95",
             f"{ac95:.2f} ms",
             "≤ 20 ms",
             ac95 <= 20,
         ),
         Figure(
-            f"{spec.key}: autocomplete, state parsed from JSON (cold), p95",
+            f"{spec.kind}: autocomplete, state parsed from JSON (cold), p95",
             f"{cold95:.2f} ms",
             "≤ 20 ms",
             cold95 <= 20,
@@ -184,7 +184,7 @@ async def bench_service(spec: GameSpec, moves: int) -> list[Figure]:
 
 
 async def _start_game(service: GameService, spec: GameSpec, channel: int) -> Session:
-    await service.create(kind_key=spec.key, guild_id=1, channel_id=channel, user_id=1, name="A")
+    await service.create(kind=spec.kind, guild_id=1, channel_id=channel, user_id=1, name="A")
     for user in range(2, spec.engine.max_players):
         await service.join(channel, user, f"P{user}")
     return (await service.start(channel, 1)).after
@@ -202,7 +202,7 @@ def bench_playouts(spec: GameSpec, games: int) -> list[Figure]:
         worst = max(samples)
         figures.append(
             Figure(
-                f"{spec.key}: whole bot game, {players} players, median (max)",
+                f"{spec.kind}: whole bot game, {players} players, median (max)",
                 f"{statistics.median(samples):.2f} s ({worst:.2f} s)",
                 "< 1 s",
                 worst < 1,

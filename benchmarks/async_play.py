@@ -19,7 +19,7 @@ from benchmarks.common import Figure, percentile
 from bot.replay import Row, replay
 from bot.service import GameService, Limits
 from bot.storage import open_storage
-from bot.undo import judge
+from bot.undo_rules import judge
 from games.contract import GameSpec, bot_move
 from games.rng import derive_seed
 from render.replay import MAX_BYTES, animate, sample_indices
@@ -69,7 +69,7 @@ def bench_undo(spec: GameSpec, positions: int) -> list[Figure]:
     p95 = percentile(samples, 0.95)
     return [
         Figure(
-            f"{spec.key}: /game undo judged late in a {players}-player game"
+            f"{spec.kind}: /game undo judged late in a {players}-player game"
             f" ({len(rows)} rows), p95",
             f"{p95 * 1000:.0f} ms",
             "≤ 1000 ms",
@@ -96,7 +96,7 @@ def bench_replay_gif(spec: GameSpec) -> list[Figure]:
     seconds = time.perf_counter() - start
     return [
         Figure(
-            f"{spec.key}: /game replay of a {players}-player game ({len(chosen)} frames)",
+            f"{spec.kind}: /game replay of a {players}-player game ({len(chosen)} frames)",
             f"{seconds:.1f} s, {len(gif) / 1e6:.2f} MB",
             f"≤ 15 s, ≤ {MAX_BYTES / 1e6:.1f} MB",
             seconds <= 15 and len(gif) <= MAX_BYTES,
@@ -110,10 +110,10 @@ async def bench_clocks(spec: GameSpec, games: int) -> list[Figure]:
         storage = await open_storage(f"sqlite:///{Path(folder) / 'clocks.db'}")
         try:
             unbounded = Limits(lobbies=games, games=games)
-            service = GameService(storage, {spec.key: spec}, unbounded)
+            service = GameService(storage, {spec.kind: spec}, unbounded)
             for channel in range(1, games + 1):
                 await service.create(
-                    kind_key=spec.key, guild_id=1, channel_id=channel, user_id=1, name="A"
+                    kind=spec.kind, guild_id=1, channel_id=channel, user_id=1, name="A"
                 )
                 await service.join(channel, 2, "B")
                 await service.start(channel, 1, first=0)
@@ -151,6 +151,6 @@ def async_play_figures(specs: list[GameSpec], scale: float) -> list[Figure]:
     for spec in specs:
         figures += bench_undo(spec, max(5, int(20 * scale)))
         figures += bench_replay_gif(spec)
-    desert = next(s for s in specs if s.key == "desert")
+    desert = next(s for s in specs if s.kind == "desert")
     figures += asyncio.run(bench_clocks(desert, max(100, int(1000 * scale))))
     return figures

@@ -72,7 +72,7 @@ async def start_game(
 ) -> Played:
     """/game new, /game join, /game start, as the commands do them."""
     await service.create(
-        kind_key=KIND, guild_id=guild_id, channel_id=channel_id, user_id=users[0], name=names[0]
+        kind=KIND, guild_id=guild_id, channel_id=channel_id, user_id=users[0], name=names[0]
     )
     await service.join(channel_id, users[1], names[1])
     session = (await service.start(channel_id, users[0])).after

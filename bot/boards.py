@@ -76,7 +76,7 @@ class Boards:
         return await asyncio.shield(task)
 
     async def _draw(self, board: _Board, session: Session) -> bytes:
-        drawing = self.picture(session.key).board
+        drawing = self.picture(session.kind).board
         png = await self.pool.run(
             drawing, session.view(board.viewer), list(session.names), board.lang, seat_tags(session)
         )
@@ -87,5 +87,5 @@ class Boards:
 
     async def hand(self, session: Session, seat: Seat, lang: str) -> bytes | None:
         """A seat's private image for /game hand, or None if the game has none."""
-        drawing = self.picture(session.key).hand
+        drawing = self.picture(session.kind).hand
         return await self.pool.run(drawing, session.view(seat), list(session.names), lang)

@@ -16,7 +16,12 @@ from types import MappingProxyType
 from games import catalogue
 from games.contract import GameSpec
 
-GAMES: tuple[str, ...] = ("games.desert", "games.nomadi", "games.oasis", "games.sahwari")
+GAMES: tuple[str, ...] = (
+    "games.desert",
+    "games.nomadi",
+    "games.oasis",
+    "games.sahwari",
+)
 
 _extra: tuple[str, ...] = ()
 _loaded: dict[tuple[str, ...], Mapping[str, GameSpec]] = {}
@@ -39,12 +44,12 @@ def load(modules: Iterable[str]) -> Mapping[str, GameSpec]:
         spec = getattr(importlib.import_module(name), "SPEC", None)
         if not isinstance(spec, GameSpec):
             raise RegistryError(f"{name} has no SPEC = GameSpec(...)")
-        if spec.key in specs:
-            raise RegistryError(f"two games use the key {spec.key!r}")
+        if spec.kind in specs:
+            raise RegistryError(f"two games use the key {spec.kind!r}")
         catalogue.add_source(spec.package)
-        if not catalogue.has(f"{spec.key}.title"):
-            raise RegistryError(f"{spec.package}/locales/en.json lacks {spec.key}.title")
-        specs[spec.key] = spec
+        if not catalogue.has(f"{spec.kind}.title"):
+            raise RegistryError(f"{spec.package}/locales/en.json lacks {spec.kind}.title")
+        specs[spec.kind] = spec
     return MappingProxyType(specs)
 
 

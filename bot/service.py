@@ -34,7 +34,7 @@ from bot.session import (
 from bot.sessions import Sessions
 from bot.storage import ChannelBusy as StorageChannelBusy
 from bot.storage import GameRecord, MoveRecord, ReplyHook, Shards, StaleVersion, Storage
-from bot.undoing import Undoing, vote_hours
+from bot.undo_requests import UndoRequests, vote_hours
 from games.contract import Event, GameSpec, Outcome, Seat, Step, bot_move, play_all, resolve_options
 from games.rng import derive_seed
 
@@ -91,7 +91,7 @@ def turns_of(rows: Sequence[MoveRecord]) -> list[Turn]:
 
 class GameService:
     """The game actions (lobby, start, play, resign, cancel, AI seats), with
-    turn clocks and absences (:attr:`absence`) and undo (:attr:`undoing`)
+    turn clocks and absences (:attr:`absence`) and undo (:attr:`undo_requests`)
     beside it on the same :class:`~bot.sessions.Sessions`."""
 
     def __init__(
@@ -107,7 +107,7 @@ class GameService:
         self.games = self.sessions.games
         self.limits = limits or Limits()
         self.absence = Absence(self.sessions)
-        self.undoing = Undoing(self.sessions)
+        self.undo_requests = UndoRequests(self.sessions)
 
     # ------------------------------------------------------------------ loading
 
@@ -159,7 +159,7 @@ class GameService:
     async def create(
         self,
         *,
-        kind_key: str,
+        kind: str,
         guild_id: int,
         channel_id: int,
         user_id: int,
@@ -169,13 +169,13 @@ class GameService:
         lang: str = "en",
         clock: str = DEFAULT_CLOCK,
     ) -> Session:
-        spec = self.spec(kind_key)
+        spec = self.spec(kind)
         # Again, though /game new checked before posting: another lobby of
         # this player's may have been created meanwhile.
-        chosen = await self.check_create(kind_key, guild_id, user_id, bots, options, clock)
+        chosen = await self.check_create(kind, guild_id, user_id, bots, options, clock)
         try:
             record = await self.storage.create_game(
-                spec.key,
+                spec.kind,
                 guild_id,
                 channel_id,
                 user_id,
@@ -195,7 +195,7 @@ class GameService:
 
     async def check_create(
         self,
-        kind_key: str,
+        kind: str,
         guild_id: int,
         user_id: int,
         bots: int = 0,
@@ -207,16 +207,14 @@ class GameService:
         defaults."""
         if clock not in CLOCKS:
             raise UserError("lobby.bad_clock", clock=clock[:20])
-        chosen = self.check_new(kind_key, bots, options)
+        chosen = self.check_new(kind, bots, options)
         await self._check_caps(guild_id, user_id, creating=True)
         return chosen
 
-    def check_new(
-        self, kind_key: str, bots: int, options: Mapping[str, str] | None
-    ) -> dict[str, str]:
+    def check_new(self, kind: str, bots: int, options: Mapping[str, str] | None) -> dict[str, str]:
         """What /game new can get wrong about the game itself (no database);
         returns the options with their defaults."""
-        engine = self.spec(kind_key).engine
+        engine = self.spec(kind).engine
         if not 0 <= bots <= engine.max_players - 1:
             raise UserError("lobby.bad_bot_count", max=engine.max_players - 1)
         return resolve_options(engine.options, options)  # InvalidOption: nothing stored

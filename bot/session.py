@@ -30,7 +30,7 @@ class Session:
     """
 
     record: GameRecord
-    found: GameSpec | None
+    hosted_spec: GameSpec | None  # its kind's spec; None when this bot no longer hosts it
     state: Any | None = None
     broken: str = ""
 
@@ -39,14 +39,15 @@ class Session:
         return self.record.id
 
     @property
-    def key(self) -> str:
+    def kind(self) -> str:
+        """Which game: its registry key (``GameSpec.kind``)."""
         return self.record.kind
 
     @property
     def spec(self) -> GameSpec:
-        if self.found is None or self.broken:
+        if self.hosted_spec is None or self.broken:
             raise UserError("game.broken", id=self.id)
-        return self.found
+        return self.hosted_spec
 
     @property
     def lang(self) -> str:

@@ -62,11 +62,11 @@ async def _chart(
         x_label = i18n.t(language, "chart.x_label")
     numbers = {index: turn for turn, index in enumerate(points)}  # 0: the start
     # Each seat's line in the colour it wears on the board (Nomadi's, Oasis's own).
-    picture = service.spec(session.key).load_picture()
+    picture = service.spec(session.kind).load_picture()
     colours = tuple(picture.seat_colour(seat) for seat in range(len(record.seats)))
     drawing = partial(
         score_chart,
-        title=i18n.t(language, f"{session.key}.title"),
+        title=i18n.t(language, f"{session.kind}.title"),
         x_label=x_label,
         winners=winners,
         turns=[numbers[i] for i in sample_evenly(points, MAX_POINTS)],

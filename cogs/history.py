@@ -277,13 +277,13 @@ async def replay_reply(
     session = await replay_target(interaction, service, game_id)
     if session.record.status != "finished":
         raise UserError("replay.not_finished", id=session.id)
-    if session.broken or session.found is None:
+    if session.broken or session.hosted_spec is None:
         raise UserError("game.broken", id=session.id)
     rows = replay_rows(await service.storage.moves(session.id))
     await interaction.response.defer(thinking=True)
     try:
         async with _drawing:
-            draw, lang = boards_of(interaction.client).picture(session.key), i18n.language(locale)
+            draw, lang = boards_of(interaction.client).picture(session.kind), i18n.language(locale)
             gif = await service.cpu.run(replay_gif, draw, session, rows, lang)
     except (ReplayError, ValueError):
         log.exception("Game %s cannot be replayed", session.id)

@@ -175,7 +175,7 @@ class Lobby(GameSubcommands):
     ) -> Session:
         assert interaction.guild_id is not None
         return await self.service.create(
-            kind_key=table.kind,
+            kind=table.kind,
             guild_id=interaction.guild_id,
             channel_id=channel_id,
             user_id=interaction.user.id,

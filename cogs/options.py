@@ -33,8 +33,8 @@ def parse(text: str) -> dict[str, str]:
 
 
 def label(spec: GameSpec, name: str, value: str, locale: object) -> str:
-    option = i18n.t(locale, f"{spec.key}.option.{name}", default=name)
-    choice = i18n.t(locale, f"{spec.key}.option.{name}.{value}", default=value)
+    option = i18n.t(locale, f"{spec.kind}.option.{name}", default=name)
+    choice = i18n.t(locale, f"{spec.kind}.option.{name}.{value}", default=value)
     return i18n.t(locale, "options.pair", option=option, value=choice)
 
 

@@ -6,7 +6,7 @@ and command group; it only adds what is special to it (extra commands)::
 
     class DesertCog(GameCog, group_name=cmd("desert", "desert.cmd.name"),
                     group_description=cmd("Play …", "desert.cmd.description")):
-        key = "desert"
+        kind = "desert"
 
     async def setup(bot):
         await bot.add_cog(DesertCog(bot))
@@ -42,9 +42,9 @@ log = logging.getLogger(__name__)
 
 @app_commands.guild_only()
 class GameCog(commands.GroupCog):
-    """``/<key> move`` for one game; subclasses set ``key``."""
+    """``/<key> move`` for one game; subclasses set ``kind``."""
 
-    key: ClassVar[str]
+    kind: ClassVar[str]
 
     def __init__(self, bot: Caravanserai) -> None:
         self.bot = bot
@@ -63,7 +63,7 @@ class GameCog(commands.GroupCog):
         if interaction.channel_id is None:
             return None
         session = await self.service.session_in(interaction.channel_id)
-        if session is None or session.key != self.key or session.state is None:
+        if session is None or session.kind != self.kind or session.state is None:
             return None
         seat = session.seat_of(interaction.user.id)
         if seat is None or session.ai_plays(seat) or seat not in session.to_act:
@@ -74,8 +74,8 @@ class GameCog(commands.GroupCog):
         """Validate and save the command, then publish the turn (the generic flow)."""
         assert interaction.channel_id is not None
         session = await self.service.require_session(interaction.channel_id)
-        if session.key != self.key:
-            raise UserError("game.wrong_command", command=f"/{session.key}")
+        if session.kind != self.kind:
+            raise UserError("game.wrong_command", command=f"/{session.kind}")
         saved = await self.service.play(interaction.channel_id, interaction.user.id, text)
         await answer(interaction, self.service, saved)
 
@@ -117,17 +117,17 @@ class GameCog(commands.GroupCog):
         if interaction.channel_id is None:
             return None
         session = await self.service.session_in(interaction.channel_id)
-        if session is None or session.key != self.key or session.record.status != "active":
+        if session is None or session.kind != self.kind or session.record.status != "active":
             return None
         return session
 
 
-def game_cog_class(commands: str, key: str) -> type[GameCog]:
+def game_cog_class(commands: str, kind: str) -> type[GameCog]:
     """The GameCog subclass a game's commands module defines (tools and tests)."""
     module = importlib.import_module(commands)
     for value in vars(module).values():
         if isinstance(value, type) and issubclass(value, GameCog) and value is not GameCog:
             cog: type[GameCog] = value
-            if cog.key == key:
+            if cog.kind == kind:
                 return cog
-    raise LookupError(f"{commands} defines no GameCog for {key!r}")
+    raise LookupError(f"{commands} defines no GameCog for {kind!r}")

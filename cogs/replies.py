@@ -40,7 +40,7 @@ class GameMessage:
 
 
 def title(session: Session, locale: object) -> str:
-    return i18n.t(locale, f"{session.key}.title")
+    return i18n.t(locale, f"{session.kind}.title")
 
 
 def describe(event: Event, locale: object, *, plain: bool = False) -> str:
@@ -140,7 +140,7 @@ def final_summary(session: Session, locale: object, *, plain: bool = False) -> s
         parts = ""
         if outcome.breakdown:
             parts = " — " + ", ".join(
-                f"{i18n.t(locale, f'{session.key}.score.{category}', default=category)} {points}"
+                f"{i18n.t(locale, f'{session.kind}.score.{category}', default=category)} {points}"
                 for category, points in outcome.breakdown[seat]
             )
         lines.append(f"{medal} {name}: {outcome.scores[seat]}{parts}")
@@ -214,7 +214,7 @@ async def game_message(
         file = await board_file(boards, session, None, locale)
         embed.set_image(url="attachment://board.png")
     if session.record.status == "active":  # a finished game has nothing left to move
-        embed.set_footer(text=i18n.t(locale, f"{session.key}.footer", default=""))
+        embed.set_footer(text=i18n.t(locale, f"{session.kind}.footer", default=""))
     mentions = discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(uid) for uid in iter_mentions(session)]
     )

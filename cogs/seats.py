@@ -65,7 +65,7 @@ class Seats(GameSubcommands):
     @app_commands.checks.cooldown(UNDO_PER_MINUTE, 60.0, key=per_user)
     async def undo(self, interaction: discord.Interaction) -> None:
         assert interaction.channel_id is not None
-        outcome = await self.service.undoing.request(
+        outcome = await self.service.undo_requests.request(
             interaction.channel_id, interaction.user.id, datetime.now(UTC)
         )
         await answer_undo(interaction, self.service, outcome)

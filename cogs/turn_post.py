@@ -185,7 +185,7 @@ async def offer_moves(interaction: discord.Interaction, session: Session) -> Non
     prompt = "\n".join(
         i18n.translate(locale, d.key, d.params) for d in session.decisions if d.seat == seat
     )
-    text = i18n.t(locale, "button.pick_head", prompt=prompt, command=f"/{session.key}")
+    text = i18n.t(locale, "button.pick_head", prompt=prompt, command=f"/{session.kind}")
     await interaction.response.send_message(text, view=view, ephemeral=True)
 
 

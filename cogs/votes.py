@@ -17,7 +17,7 @@ from bot.absence import Choice, ClockNews, TakeoverTally
 from bot.names import md
 from bot.service import GameService
 from bot.session import Session
-from bot.undoing import UndoOutcome
+from bot.undo_requests import UndoOutcome
 from cogs.boards import boards_of
 from cogs.interactions import game_of_this_channel, run_component, service_of
 from cogs.news import after_post
@@ -225,7 +225,7 @@ class UndoVoteButton(
     async def act(self, interaction: discord.Interaction) -> None:
         await game_of_this_channel(interaction, self.game_id)
         service = service_of(interaction)
-        outcome = await service.undoing.vote(
+        outcome = await service.undo_requests.vote(
             self.game_id,
             interaction.user.id,
             version=self.version,

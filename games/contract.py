@@ -238,7 +238,7 @@ class Game(ABC, Generic[StateT, MoveT]):
     ``options`` have sensible defaults built on them.
     """
 
-    key: str  # "desert", "nomadi", …
+    kind: str  # "desert", "nomadi", …
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...] = ()
@@ -401,8 +401,8 @@ class GameSpec:
     commands: str
 
     @property
-    def key(self) -> str:
-        return self.engine.key
+    def kind(self) -> str:
+        return self.engine.kind
 
     def load_picture(self) -> Picture:
         """The game's picture, its module imported on first use (once per process)."""

@@ -1,7 +1,7 @@
-"""Board images: each game's ``render_<game>(view, names, lang) -> PNG bytes``.
+"""The drawing toolkit every game's picture (``games/<g>/picture.py``) is built on.
 
-Renderers see only views, never engine state, and are pure and CPU-only.
-The shared toolkit, one job per module:
+Pictures see only views, never engine state, and are pure and CPU-only;
+this package names no game. One job per module:
 
 - :mod:`render.text`: the font (Source Sans Pro, regular and bold), printable
   names, fitting and drawing text, and the sizes that stay legible once a
@@ -13,5 +13,7 @@ The shared toolkit, one job per module:
 - :mod:`render.sprites`: supersampled sprites and pasting;
 - :mod:`render.panel`: the score and turn panel under every board, scaled
   with the image width, with "AI" / "resigned" badges;
-- :mod:`render.png`: PNG encoding for Discord.
+- :mod:`render.png`: PNG encoding for Discord;
+- :mod:`render.chart`: the score-over-time chart of a finished game;
+- :mod:`render.replay`: a game's positions as an animated GIF.
 """

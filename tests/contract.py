@@ -55,7 +55,7 @@ def playout(
     rng = Rng.from_seed(seed ^ 0x5EED)
     # Scores are checked on the first playout of each game only: the same
     # arguments play the same game again, and the suite plays each many times.
-    game = (spec.key, players, seed, tuple(sorted((options or {}).items())))
+    game = (spec.kind, players, seed, tuple(sorted((options or {}).items())))
     scored = game in _SCORED
     for ply in range(limit):
         seats = engine.to_act(state)
@@ -75,7 +75,7 @@ def playout(
         step = engine.play(state, seat, move)
         yield Ply(state, seat, move, step)
         state = step.state
-    raise AssertionError(f"{spec.key}: no end after {limit} moves")
+    raise AssertionError(f"{spec.kind}: no end after {limit} moves")
 
 
 _SCORED: set[tuple[str, int, int, tuple[tuple[str, str], ...]]] = set()
@@ -90,10 +90,10 @@ def check_scores(spec: GameSpec, players: int, state: Any, *, over: bool) -> Non
         isinstance(scores, tuple)
         and len(scores) == players
         and all(type(score) is int for score in scores)
-    ), (spec.key, scores)
+    ), (spec.kind, scores)
     if over and type(engine).scores is not Game.scores:
         outcome = engine.outcome(state)
-        assert outcome is not None and scores == outcome.scores, (spec.key, scores, outcome)
+        assert outcome is not None and scores == outcome.scores, (spec.kind, scores, outcome)
 
 
 def walk(events: tuple[Event, ...]) -> Iterator[Event]:
@@ -138,7 +138,7 @@ def service_playout(
         ends = engine.outcome(step.state) is not None or step.ends_turn
         yield LoggedPly(state, Row(seat, engine.format_move(move)), move, step, ends)
         state = step.state
-    raise AssertionError(f"{spec.key}: the bots never finish")
+    raise AssertionError(f"{spec.kind}: the bots never finish")
 
 
 def bots_against_random(

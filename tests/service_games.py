@@ -26,7 +26,7 @@ async def lobby(
     """Alice's lobby of ``game`` in ``channel`` with ``bots`` and ``joiners``
     (``options``: more of service.create's, e.g. clock_hours)."""
     session = await service.create(
-        kind_key=game,
+        kind=game,
         guild_id=GUILD,
         channel_id=channel,
         user_id=ALICE,

@@ -62,7 +62,7 @@ async def new_game(
     seat that plays first (the creator, unless told)."""
     creator, *joiners = users
     await service.create(
-        kind_key=kind,
+        kind=kind,
         guild_id=GUILD,
         channel_id=channel,
         user_id=creator,
@@ -237,7 +237,7 @@ async def test_the_clock_chosen_for_the_game(service: GameService) -> None:
     await refused(
         "lobby.bad_clock",
         service.create(
-            kind_key="desert",
+            kind="desert",
             guild_id=GUILD,
             channel_id=CHANNEL,
             user_id=ALICE,
@@ -548,7 +548,7 @@ async def test_a_moderator_removes_a_player_for_good(
 
 async def test_removing_needs_a_running_game(service: GameService) -> None:
     await service.create(
-        kind_key="desert", guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="Alice"
+        kind="desert", guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="Alice"
     )
     await refused(
         "game.remove_forbidden", service.absence.remove_player(CHANNEL, ALICE, is_moderator=False)

@@ -200,22 +200,22 @@ async def test_an_open_undo_request_is_not_asked_again(service: GameService) -> 
     seat = before.awaited[0]
     mover = user_of(before, seat)
     now = datetime.now(UTC)
-    asked = await service.undoing.request(CHANNEL, mover, now)
+    asked = await service.undo_requests.request(CHANNEL, mover, now)
     assert asked.after is None and len(asked.asked) == 2
     for later in (timedelta(seconds=1), timedelta(hours=23)):
         with pytest.raises(UserError) as info:
-            await service.undoing.request(CHANNEL, mover, now + later)
+            await service.undo_requests.request(CHANNEL, mover, now + later)
         assert info.value.key == "undo.pending"
 
     # Expired (the game's clock is 24 h): he may ask again.
-    again = await service.undoing.request(CHANNEL, mover, now + timedelta(hours=25))
+    again = await service.undo_requests.request(CHANNEL, mover, now + timedelta(hours=25))
     assert again.after is None and again.asked_at > asked.asked_at
     with pytest.raises(UserError) as info:
-        await service.undoing.request(CHANNEL, mover, now + timedelta(hours=25, seconds=1))
+        await service.undo_requests.request(CHANNEL, mover, now + timedelta(hours=25, seconds=1))
     assert info.value.key == "undo.pending"
 
     # Refused: the move stands, and he may ask once more.
-    answer = await service.undoing.vote(
+    answer = await service.undo_requests.vote(
         after.id,
         asked.asked[0],
         version=after.record.version,
@@ -225,7 +225,7 @@ async def test_an_open_undo_request_is_not_asked_again(service: GameService) -> 
         now=now + timedelta(hours=25),
     )
     assert answer.refused_by == asked.asked[0]
-    third = await service.undoing.request(CHANNEL, mover, now + timedelta(hours=26))
+    third = await service.undo_requests.request(CHANNEL, mover, now + timedelta(hours=26))
     assert third.after is None and third.asked_at > again.asked_at
 
 

@@ -104,7 +104,7 @@ async def prepare(
 
         async def lobby(where: str, **options: Any) -> int:
             made = await service.create(
-                kind_key="desert",
+                kind="desert",
                 guild_id=guild_id,
                 channel_id=channels[where].id,
                 user_id=alice.id,

@@ -42,7 +42,9 @@ def game(key: str, players: int, seed: int) -> tuple[Ply, ...]:
 def test_the_test_game_is_registered_like_the_real_ones() -> None:
     assert "desert" in SPECS and "nim" in SPECS
     for spec in SPECS.values():
-        assert catalogue.has(f"{spec.key}.title", "en") and catalogue.has(f"{spec.key}.title", "fr")
+        assert catalogue.has(f"{spec.kind}.title", "en") and catalogue.has(
+            f"{spec.kind}.title", "fr"
+        )
 
 
 @pytest.mark.parametrize(("key", "players"), COUNTS)
@@ -92,9 +94,9 @@ def test_options_are_declared_and_checked() -> None:
         engine = spec.engine
         for option in engine.options:
             assert isinstance(option, OptionSpec) and option.default in option.choices
-            assert catalogue.has(f"{spec.key}.option.{option.name}", "fr")
+            assert catalogue.has(f"{spec.kind}.option.{option.name}", "fr")
             for choice in option.choices:
-                assert catalogue.has(f"{spec.key}.option.{option.name}.{choice}", "fr")
+                assert catalogue.has(f"{spec.kind}.option.{option.name}.{choice}", "fr")
                 engine.new(engine.min_players, 1, {option.name: choice})
         with pytest.raises(InvalidOption):
             engine.new(engine.min_players, 1, {"no-such-option": "x"})

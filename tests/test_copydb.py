@@ -48,14 +48,16 @@ async def fill(service: GameService, storage: Storage) -> None:
 
     session = await start_desert(service, BOB)
     before, _, _ = await play_until(service, session, first_camel)
-    outcome = await service.undoing.request(CHANNEL, user_of(before, before.awaited[0]), _now())
+    outcome = await service.undo_requests.request(
+        CHANNEL, user_of(before, before.awaited[0]), _now()
+    )
     assert outcome.after is not None
 
     await service.create(
-        kind_key="desert", guild_id=GUILD, channel_id=LOBBY_CHANNEL, user_id=BOB, name="Bob"
+        kind="desert", guild_id=GUILD, channel_id=LOBBY_CHANNEL, user_id=BOB, name="Bob"
     )
     await service.create(
-        kind_key="nim", guild_id=GUILD, channel_id=NIM_CHANNEL, user_id=ALICE, name="A", bots=1
+        kind="nim", guild_id=GUILD, channel_id=NIM_CHANNEL, user_id=ALICE, name="A", bots=1
     )
     await service.advance((await service.start(NIM_CHANNEL, ALICE)).after)
 
@@ -136,7 +138,7 @@ async def test_sqlite_to_postgresql_to_sqlite_keeps_every_row(
         report = await on_copy.play(CHANNEL, user_of(session, seat), move)
         assert report.after.record.version == session.record.version + 1
         fresh = await on_copy.create(
-            kind_key="desert", guild_id=GUILD, channel_id=300, user_id=ALICE, name="A"
+            kind="desert", guild_id=GUILD, channel_id=300, user_id=ALICE, name="A"
         )
         assert fresh.id == max(row[0] for row in original["games"]) + 1
     finally:

@@ -38,7 +38,7 @@ async def started(
     first: int | None = None,
 ) -> Session:
     await service.create(
-        kind_key=game, guild_id=GUILD, channel_id=channel, user_id=ALICE, name="Alice", bots=bots
+        kind=game, guild_id=GUILD, channel_id=channel, user_id=ALICE, name="Alice", bots=bots
     )
     for user in joiners:
         await service.join(channel, user, f"user{user}")
@@ -77,7 +77,7 @@ async def test_a_game_that_cannot_be_loaded_locks_nothing(
         await service.cancel(10, BOB, is_admin=False)
     assert (await service.cancel(10, ALICE, is_admin=False)).record.status == "cancelled"
     fresh = await service.create(
-        kind_key="desert", guild_id=GUILD, channel_id=10, user_id=BOB, name="Bob"
+        kind="desert", guild_id=GUILD, channel_id=10, user_id=BOB, name="Bob"
     )
     assert fresh.record.status == "lobby"
 
@@ -195,15 +195,13 @@ async def test_the_last_two_agreeing_at_once_cancel_once(
 async def test_open_lobbies_are_capped_per_user(service: GameService) -> None:
     for channel in (30, 31):
         await service.create(
-            kind_key="desert", guild_id=GUILD, channel_id=channel, user_id=ALICE, name="A"
+            kind="desert", guild_id=GUILD, channel_id=channel, user_id=ALICE, name="A"
         )
     with pytest.raises(UserError) as info:
-        await service.create(
-            kind_key="desert", guild_id=GUILD, channel_id=32, user_id=ALICE, name="A"
-        )
+        await service.create(kind="desert", guild_id=GUILD, channel_id=32, user_id=ALICE, name="A")
     assert info.value.key == "lobby.too_many_lobbies"
     # Someone else may still open one, and Alice may once she starts one.
-    await service.create(kind_key="desert", guild_id=GUILD, channel_id=32, user_id=BOB, name="B")
+    await service.create(kind="desert", guild_id=GUILD, channel_id=32, user_id=BOB, name="B")
 
 
 async def test_games_per_user_are_capped(storage: Storage) -> None:
@@ -211,11 +209,9 @@ async def test_games_per_user_are_capped(storage: Storage) -> None:
     await started(service, 40, BOB)
     await started(service, 41, BOB)
     with pytest.raises(UserError) as info:
-        await service.create(
-            kind_key="desert", guild_id=GUILD, channel_id=42, user_id=BOB, name="B"
-        )
+        await service.create(kind="desert", guild_id=GUILD, channel_id=42, user_id=BOB, name="B")
     assert info.value.key == "lobby.too_many_games"
-    await service.create(kind_key="desert", guild_id=GUILD, channel_id=42, user_id=CAROL, name="C")
+    await service.create(kind="desert", guild_id=GUILD, channel_id=42, user_id=CAROL, name="C")
     with pytest.raises(UserError) as info:
         await service.join(42, BOB, "B")
     assert info.value.key == "lobby.too_many_games"
@@ -223,7 +219,7 @@ async def test_games_per_user_are_capped(storage: Storage) -> None:
 
 async def test_idle_lobbies_expire(service: GameService) -> None:
     lobby = await service.create(
-        kind_key="desert", guild_id=GUILD, channel_id=50, user_id=ALICE, name="A"
+        kind="desert", guild_id=GUILD, channel_id=50, user_id=ALICE, name="A"
     )
     now = datetime.now(UTC)
     assert await service.expire_idle_lobbies(now + timedelta(hours=47)) == []
@@ -268,7 +264,7 @@ async def test_hostile_display_names_are_posted_safely(service: GameService) -> 
     from render.text import display_name
 
     hostile = "**Boss** [free nitro](https://evil.example) \u202eevil @everyone " + "x" * 200
-    await service.create(kind_key="desert", guild_id=GUILD, channel_id=70, user_id=ALICE, name="A")
+    await service.create(kind="desert", guild_id=GUILD, channel_id=70, user_id=ALICE, name="A")
     lobby = await service.join(70, BOB, hostile)
     stored = lobby.record.seats[1].name
     assert len(stored) <= 32 and "\u202e" not in stored

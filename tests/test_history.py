@@ -124,7 +124,7 @@ def test_moves_the_ai_made_in_a_humans_seat_are_marked() -> None:
 
 async def test_the_log_records_which_rows_the_ai_decided(service: GameService) -> None:
     await service.create(
-        kind_key="desert", guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="Alice"
+        kind="desert", guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="Alice"
     )
     for user in (2, 3):
         await service.join(CHANNEL, user, f"user{user}")

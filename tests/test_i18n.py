@@ -37,7 +37,7 @@ def test_each_catalogue_has_the_same_keys_and_placeholders_in_both_languages(
 @pytest.mark.parametrize("source", SOURCES[2:])
 def test_a_game_owns_only_keys_under_its_own_name(source: str) -> None:
     spec = next(s for s in all_specs().values() if s.package == source)
-    assert all(k.startswith(f"{spec.key}.") for k in catalogue.load_source(source, "en"))
+    assert all(k.startswith(f"{spec.kind}.") for k in catalogue.load_source(source, "en"))
 
 
 def keys_used_in_code() -> set[str]:

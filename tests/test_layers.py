@@ -159,7 +159,7 @@ def registry_line(tree: ast.AST) -> set[int]:
 def names_a_game(text: str) -> bool:
     """A game's key (``"desert"``), one of its texts (``"desert.title"``) or its module."""
     return any(
-        text == spec.key or text.startswith(spec.key + ".") or within(text, spec.package)
+        text == spec.kind or text.startswith(spec.kind + ".") or within(text, spec.package)
         for spec in SPECS.values()
     )
 
@@ -195,7 +195,7 @@ def test_no_shared_file_names_a_game() -> None:
 
 def test_the_rule_sees_a_game_named_in_shared_code() -> None:
     """The check above catches the usual ways of naming a game."""
-    key, package = next((spec.key, spec.package) for spec in SPECS.values())
+    key, package = next((spec.kind, spec.package) for spec in SPECS.values())
     for source in (
         f"import {package}.engine\n",
         f"from {package} import engine\n",
@@ -245,7 +245,7 @@ def test_a_spec_names_its_picture_and_commands_in_its_package(key: str) -> None:
     assert callable(picture.board) and callable(picture.hand)
     commands = importlib.import_module(spec.commands)
     assert callable(commands.setup)
-    assert game_cog_class(spec.commands, key).key == key
+    assert game_cog_class(spec.commands, key).kind == key
     quick_moves = getattr(commands, "quick_moves", None)  # optional: buttons on the turn post
     assert quick_moves is None or callable(quick_moves)
 

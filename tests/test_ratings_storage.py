@@ -289,7 +289,7 @@ async def test_a_player_who_resigns_is_rated_last(db_url: str) -> None:
     async with await open_storage(db_url) as storage:
         service = GameService(storage, all_specs())
         await service.create(
-            kind_key="nim", guild_id=GUILD, channel_id=channel, user_id=alice, name="Alice"
+            kind="nim", guild_id=GUILD, channel_id=channel, user_id=alice, name="Alice"
         )
         await service.join(channel, bob, "Bob")
         await service.join(channel, carol, "Carol")
@@ -318,7 +318,7 @@ async def test_a_player_the_ai_replaced_for_most_of_the_game_is_not_rated(db_url
     async with await open_storage(db_url) as storage:
         service = GameService(storage, all_specs())
         await service.create(
-            kind_key="desert", guild_id=GUILD, channel_id=channel, user_id=alice, name="Alice"
+            kind="desert", guild_id=GUILD, channel_id=channel, user_id=alice, name="Alice"
         )
         await service.join(channel, bob, "Bob")
         await service.join(channel, carol, "Carol")

@@ -55,7 +55,7 @@ async def test_one_game_per_channel_and_limits(service: GameService) -> None:
 async def test_only_registered_games_can_be_opened(service: GameService) -> None:
     with pytest.raises(UserError) as info:
         await service.create(
-            kind_key="chess", guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="A"
+            kind="chess", guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="A"
         )
     assert info.value.key == "game.unknown_kind"
     assert await service.session_in(CHANNEL) is None
@@ -64,7 +64,7 @@ async def test_only_registered_games_can_be_opened(service: GameService) -> None
 async def test_options_are_checked_by_the_engine_and_stored(service: GameService) -> None:
     def create(options: dict[str, str]) -> Any:
         return service.create(
-            kind_key="nim",
+            kind="nim",
             guild_id=GUILD,
             channel_id=CHANNEL,
             user_id=ALICE,

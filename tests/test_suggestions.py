@@ -90,7 +90,7 @@ def states_where(spec: GameSpec, wanted: Any, count: int) -> list[tuple[Any, int
                         break
             if len(found) >= count:
                 return found
-    raise AssertionError(f"no state where such a move is legal: {spec.key}")
+    raise AssertionError(f"no state where such a move is legal: {spec.kind}")
 
 
 def only_the_step(spec: GameSpec, state: Any, seat: int, move: Any) -> list[Suggestion]:

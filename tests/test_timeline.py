@@ -51,8 +51,8 @@ def played(key: str, seed: int = 5) -> Played:
 def test_every_registered_game_gives_scores() -> None:
     for spec in SPECS.values():
         engine = spec.engine
-        scores = engine.scores(engine.new(players_for(spec.key), 1, {}))
-        assert scores is not None and len(scores) == players_for(spec.key), spec.key
+        scores = engine.scores(engine.new(players_for(spec.kind), 1, {}))
+        assert scores is not None and len(scores) == players_for(spec.kind), spec.kind
 
 
 @pytest.mark.parametrize("key", sorted(SPECS))

@@ -21,7 +21,7 @@ import pytest
 
 from bot import registry
 from bot.replay import ReplayError, Row
-from bot.undo import Judgement, judge, twin_seed
+from bot.undo_rules import Judgement, judge, twin_seed
 from games.contract import (
     Decision,
     Event,
@@ -539,7 +539,7 @@ CARDS = tuple(range(5)) * 4  # few distinct values: two worlds often agree on on
 
 
 class Peek(Game[PeekState, str]):
-    key = "peek"
+    kind = "peek"
     min_players = 2
     max_players = 4
 

@@ -26,7 +26,7 @@ class DesertCog(
     group_name=cmd("desert", "desert.cmd.name"),
     group_description=cmd("Play Through the Desert", "desert.cmd.description"),
 ):
-    key = "desert"
+    kind = "desert"
 
     @app_commands.command(
         name=cmd("place", "desert.cmd.place.name"),

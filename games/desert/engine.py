@@ -80,7 +80,7 @@ def _square(at: Coord) -> int:
 
 
 class DesertGame(Game[DesertState, Move]):
-    key = "desert"
+    kind = "desert"
     min_players = 2
     max_players = 5
     options: tuple[OptionSpec, ...] = ()

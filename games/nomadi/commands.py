@@ -42,7 +42,7 @@ class NomadiCog(
     group_name=cmd("nomadi", "nomadi.cmd.name"),
     group_description=cmd("Play Nomadi", "nomadi.cmd.description"),
 ):
-    key = "nomadi"
+    kind = "nomadi"
 
     @app_commands.command(
         name=cmd("die", "nomadi.cmd.die.name"),

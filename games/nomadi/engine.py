@@ -108,7 +108,7 @@ def _with(
 
 
 class NomadiGame(Game[NomadiState, Move]):
-    key = "nomadi"
+    kind = "nomadi"
     min_players = 2
     max_players = 5
     options = OPTIONS

@@ -64,12 +64,12 @@ class OasisCog(
     group_name=cmd("oasis", "oasis.cmd.name"),
     group_description=cmd("Play Oasis", "oasis.cmd.description"),
 ):
-    key = "oasis"
+    kind = "oasis"
 
     async def play(self, interaction: discord.Interaction, text: str) -> None:
         if TAKE_BY_NAME.match(text) and interaction.channel_id is not None:
             session = await self.service.session_in(interaction.channel_id)
-            if session is not None and session.key == self.key:
+            if session is not None and session.kind == self.kind:
                 text = with_seat_numbers(text, session.names)
         await super().play(interaction, text)
 

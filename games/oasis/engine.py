@@ -77,7 +77,7 @@ def rank_term(rank: int) -> Term:
 
 
 class OasisGame(Game[OasisState, Move]):
-    key = "oasis"
+    kind = "oasis"
     min_players = 3
     max_players = 5
 

@@ -81,12 +81,12 @@ class SahwariCog(
     group_name=cmd("sahwari", "sahwari.cmd.name"),
     group_description=cmd("Play Sahwari", "sahwari.cmd.description"),
 ):
-    key = "sahwari"
+    kind = "sahwari"
 
     async def play(self, interaction: discord.Interaction, text: str) -> None:
         if MENTION.search(text) and interaction.channel_id is not None:
             session = await self.service.session_in(interaction.channel_id)
-            if session is not None and session.key == self.key:
+            if session is not None and session.kind == self.kind:
                 text = with_seats(text, session)
         await super().play(interaction, text)
 

@@ -68,7 +68,7 @@ OPTIONS = (
 
 
 class SahwariGame(Game[SahwariState, Move]):
-    key = "sahwari"
+    kind = "sahwari"
     min_players = 2
     max_players = 4
     options = OPTIONS

@@ -16,7 +16,7 @@ class NimCog(
     group_name=cmd("nim", "nim.cmd.name"),
     group_description=cmd("Play Oasis Nim (test game)", "nim.cmd.description"),
 ):
-    key = "nim"
+    kind = "nim"
 
 
 async def setup(bot: Caravanserai) -> None:

@@ -99,7 +99,7 @@ def _error(kind: type[IllegalMove] | type[InvalidMove], key: str, **params: Para
 
 
 class NimGame(Game[NimState, Move]):
-    key = "nim"
+    kind = "nim"
     min_players = 2
     max_players = 4
     options = (OptionSpec("pile", ("short", "long"), "short"),)

@@ -43,7 +43,7 @@ async def test_a_step_inside_ones_turn_is_taken_back_at_once(
     session = await start_desert(service, BOB)
     before, command, after = await play_until(service, session, first_camel)
     mover = user_of(before, before.awaited[0])
-    outcome = await service.undoing.request(CHANNEL, mover, datetime.now(UTC))
+    outcome = await service.undo_requests.request(CHANNEL, mover, datetime.now(UTC))
     assert outcome.plan.judgement.verdict == "free" and outcome.plan.command == command
     undone = outcome.after
     assert undone is not None
@@ -68,7 +68,7 @@ async def test_a_whole_turn_needs_every_other_player_to_agree(service: GameServi
     mover = user_of(before, seat)
     others = sorted({ALICE, BOB, CAROL} - {mover})
     now = datetime.now(UTC)
-    asked = await service.undoing.request(CHANNEL, mover, now)
+    asked = await service.undo_requests.request(CHANNEL, mover, now)
     assert asked.after is None and sorted(asked.asked) == others
     assert asked.plan.judgement.reason == "undo.turn_passed"
     kwargs: dict[str, Any] = {
@@ -79,17 +79,17 @@ async def test_a_whole_turn_needs_every_other_player_to_agree(service: GameServi
     # The mover cannot vote on his own request; a stranger neither.
     for outsider in (mover, 99):
         with pytest.raises(UserError) as info:
-            await service.undoing.vote(after.id, outsider, agree=True, now=now, **kwargs)
+            await service.undo_requests.vote(after.id, outsider, agree=True, now=now, **kwargs)
         assert info.value.key == "undo.not_a_voter"
-    first = await service.undoing.vote(after.id, others[0], agree=True, now=now, **kwargs)
+    first = await service.undo_requests.vote(after.id, others[0], agree=True, now=now, **kwargs)
     assert first.after is None and first.agreed == (others[0],)
-    done = await service.undoing.vote(after.id, others[1], agree=True, now=now, **kwargs)
+    done = await service.undo_requests.vote(after.id, others[1], agree=True, now=now, **kwargs)
     assert done.after is not None
     assert GAME.dump(done.after.state) == GAME.dump(before.state)
     assert done.after.awaited == (seat,)
     # The request is spent: the board moved on.
     with pytest.raises(UserError) as info:
-        await service.undoing.vote(after.id, others[1], agree=True, now=now, **kwargs)
+        await service.undo_requests.vote(after.id, others[1], agree=True, now=now, **kwargs)
     assert info.value.key == "undo.vote_over"
 
 
@@ -99,7 +99,7 @@ async def test_one_refusal_or_a_late_answer_keeps_the_move(service: GameService)
     seat = before.awaited[0]
     mover, other = user_of(before, seat), ({ALICE, BOB} - {user_of(before, seat)}).pop()
     now = datetime.now(UTC)
-    asked = await service.undoing.request(CHANNEL, mover, now)
+    asked = await service.undo_requests.request(CHANNEL, mover, now)
     kwargs: dict[str, Any] = {
         "version": after.record.version,
         "seat": seat,
@@ -107,9 +107,9 @@ async def test_one_refusal_or_a_late_answer_keeps_the_move(service: GameService)
     }
     late = now + timedelta(hours=25)  # the game's clock is 24 h
     with pytest.raises(UserError) as info:
-        await service.undoing.vote(after.id, other, agree=True, now=late, **kwargs)
+        await service.undo_requests.vote(after.id, other, agree=True, now=late, **kwargs)
     assert info.value.key == "undo.vote_expired"
-    no = await service.undoing.vote(after.id, other, agree=False, now=now, **kwargs)
+    no = await service.undo_requests.vote(after.id, other, agree=False, now=now, **kwargs)
     assert no.after is None and no.refused_by == other
     unchanged = await service.require_session(CHANNEL)
     assert unchanged.record.version == after.record.version
@@ -121,13 +121,13 @@ async def test_a_move_made_meanwhile_ends_the_request(service: GameService) -> N
     seat = before.awaited[0]
     mover = user_of(before, seat)
     now = datetime.now(UTC)
-    asked = await service.undoing.request(CHANNEL, mover, now)
+    asked = await service.undo_requests.request(CHANNEL, mover, now)
     other = asked.asked[0]
     # The other player plays instead of answering: too late to take it back.
     moved = await play_until(service, after, lambda s, step: True)
     assert moved[2].record.version > after.record.version
     with pytest.raises(UserError) as info:
-        await service.undoing.vote(
+        await service.undo_requests.vote(
             after.id,
             other,
             version=after.record.version,
@@ -138,7 +138,7 @@ async def test_a_move_made_meanwhile_ends_the_request(service: GameService) -> N
         )
     assert info.value.key == "undo.vote_over"
     with pytest.raises(UserError) as info:
-        await service.undoing.request(CHANNEL, mover, now)
+        await service.undo_requests.request(CHANNEL, mover, now)
     assert info.value.key == "undo.others_moved"
 
 
@@ -149,7 +149,7 @@ async def test_nothing_past_a_private_reveal(service: GameService) -> None:
     before, _, after = await play_until(service, session, water)
     mover = user_of(before, before.awaited[0])
     with pytest.raises(UserError) as info:
-        await service.undoing.request(CHANNEL, mover, datetime.now(UTC))
+        await service.undo_requests.request(CHANNEL, mover, datetime.now(UTC))
     assert info.value.key == "undo.private_reveal"
     assert (await service.require_session(CHANNEL)).record.version == after.record.version
 
@@ -160,7 +160,7 @@ async def test_against_bots_the_turn_and_the_bots_replies_are_taken_back(
     """Alone with a bot, nobody is asked: the bot's replies go too."""
     session = await start_desert(service, bots=1)
     before, _, after = await play_until(service, session, whole_turn)
-    outcome = await service.undoing.request(CHANNEL, ALICE, datetime.now(UTC))
+    outcome = await service.undo_requests.request(CHANNEL, ALICE, datetime.now(UTC))
     assert outcome.after is not None and outcome.asked == ()
     assert GAME.dump(outcome.after.state) == GAME.dump(before.state)
     assert len(outcome.plan.rows) >= 2  # her command and the bot's turn after it
@@ -168,13 +168,13 @@ async def test_against_bots_the_turn_and_the_bots_replies_are_taken_back(
 
 async def test_refusals(service: GameService) -> None:
     with pytest.raises(UserError) as info:
-        await service.undoing.request(CHANNEL, ALICE, datetime.now(UTC))
+        await service.undo_requests.request(CHANNEL, ALICE, datetime.now(UTC))
     assert info.value.key == "game.none_here"
     session = await start_desert(service, BOB)
     waiting = ({ALICE, BOB} - {user_of(session, session.awaited[0])}).pop()
     with pytest.raises(UserError) as info:
-        await service.undoing.request(CHANNEL, waiting, datetime.now(UTC))
+        await service.undo_requests.request(CHANNEL, waiting, datetime.now(UTC))
     assert info.value.key == "undo.nothing"
     with pytest.raises(UserError) as info:
-        await service.undoing.request(CHANNEL, CAROL, datetime.now(UTC))
+        await service.undo_requests.request(CHANNEL, CAROL, datetime.now(UTC))
     assert info.value.key == "game.not_a_player"

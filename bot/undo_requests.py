@@ -1,6 +1,6 @@
 """/game undo: take back one's last command, freely or by the others' consent.
 
-What may be taken back is judged from the engine alone (:mod:`bot.undo`); this
+What may be taken back is judged from the engine alone (:mod:`bot.undo_rules`); this
 module finds the rows, rebuilds the earlier state from the move log
 (:mod:`bot.replay`), runs the consent vote and records the undo in the log.
 """
@@ -18,7 +18,7 @@ from bot.replay import Row, replay
 from bot.session import Session
 from bot.sessions import Sessions
 from bot.storage import MoveRecord
-from bot.undo import Judgement, judge
+from bot.undo_rules import Judgement, judge
 from games.contract import Game, Seat
 
 NO_CLOCK_VOTE_HOURS = 24.0  # how long the others have to agree when the game has no clock
@@ -60,7 +60,7 @@ class Asked:
 
 
 def parse_question(question: str) -> Asked | None:
-    """``undo:{version}:{seat}:{asked_at}`` (see :meth:`Undoing.question`)."""
+    """``undo:{version}:{seat}:{asked_at}`` (see :meth:`UndoRequests.question`)."""
     parts = question.split(":")
     if len(parts) != 4 or parts[0] != "undo" or not all(p.isdigit() for p in parts[1:]):
         return None
@@ -105,7 +105,7 @@ def _judged(
     return before, verdict
 
 
-class Undoing:
+class UndoRequests:
     def __init__(self, sessions: Sessions) -> None:
         self.sessions = sessions
 
