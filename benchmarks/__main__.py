@@ -227,7 +227,21 @@ def write_report(figures: list[Figure], path: Path, notes: str = "") -> None:
     ]
     if notes:
         lines += [notes.rstrip(), ""]
+    lines += kept_sections(path)
     path.write_text("\n".join(lines), encoding="utf-8")
+
+
+# Sections written by hand below the generated ones (e.g. a before/after
+# comparison of two commits): a rerun keeps them as they are.
+KEPT_SECTION = "## Compared"
+
+
+def kept_sections(path: Path) -> list[str]:
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith(KEPT_SECTION)), None)
+    return [] if start is None else [*lines[start:], ""]
 
 
 def previous_report(path: Path) -> tuple[list[Figure], str]:
@@ -243,7 +257,9 @@ def previous_report(path: Path) -> tuple[list[Figure], str]:
     for line in lines[start:end]:
         name, value, target, met = (cell.strip() for cell in line.strip("| ").split(" | "))
         rows.append(Figure(name, value, target, met == "yes"))
-    return rows, "\n".join(lines[end:]).strip()
+    notes = lines[end:]
+    kept = next((i for i, line in enumerate(notes) if line.startswith(KEPT_SECTION)), len(notes))
+    return rows, "\n".join(notes[:kept]).strip()
 
 
 def platform_figures(scale: float) -> list[Figure]:
