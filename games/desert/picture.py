@@ -545,7 +545,7 @@ def score_panel(
     )
     scores = tuple(
         Column(
-            _score_title(key, lang),
+            _score_title(key, lang, over=view.outcome is not None),
             width=TOTAL_W if key == "total" else None,
             space_before=14 if i == 0 else 0,
         )
@@ -583,11 +583,12 @@ def score_panel(
 
 
 def _status(view: DesertView, lang: str) -> str:
-    """The phase line: setup, riders round, camel turn, or game over."""
+    """The phase line: setup, riders round, camel round, or game over. Rounds,
+    not turns: "turn 32" counted every seat's turns and read as one's own."""
     over = catalogue.text(lang, "common.game_over")
     if view.outcome is not None:
-        after = catalogue.text(lang, "desert.board.after", {"count": view.turn})
-        return f"{over} · {after}"
+        ended = catalogue.text(lang, "desert.board.round", {"round": camel_round(view)})
+        return f"{over} · {ended}"
     if view.phase == "over":  # over, but no outcome given: nothing more to say
         return over
     if view.phase == "discard":
@@ -597,7 +598,14 @@ def _status(view: DesertView, lang: str) -> str:
         return catalogue.text(
             lang, "desert.board.riders", {"round": view.rider_round, "rounds": rounds}
         )
-    return catalogue.text(lang, "desert.board.camels", {"turn": view.turn + 1})
+    return catalogue.text(lang, "desert.board.camels", {"round": camel_round(view)})
+
+
+def camel_round(view: DesertView) -> int:
+    """The camel round being played (or the last one, once over): every seat
+    takes one turn a round, in seat order."""
+    turns = view.turn if view.outcome is not None else view.turn + 1
+    return max(1, -(-turns // view.players))
 
 
 def _score_columns(view: DesertView) -> list[str]:
@@ -607,7 +615,12 @@ def _score_columns(view: DesertView) -> list[str]:
     return ["water", "oases", "areas", "total"]
 
 
-def _score_title(key: str, lang: str) -> str:
+def _score_title(key: str, lang: str, *, over: bool = True) -> str:
+    """A score column's title. During play the water column counts the holes
+    taken (their values are private), so it says so: beside Oases and Areas,
+    which count points, a bare "Water: 1" read as one point."""
+    if key == "water" and not over:
+        return catalogue.text(lang, "desert.board.water_holes")
     if key == "total":
         return catalogue.text(lang, "common.total")
     return catalogue.text(lang, f"desert.board.{key}", default=key.title())

@@ -59,6 +59,7 @@ from render.palette import (
     PAPER,
     RGB,
     WARN,
+    contrast_ratio,
     mix,
     player_style,
     with_alpha,
@@ -123,7 +124,9 @@ CARD_TRIM: RGB = (226, 176, 96)
 CARD_FACE: RGB = (252, 248, 236)
 GOOD: RGB = (24, 112, 48)  # a positive card value
 BAD: RGB = (178, 34, 30)  # a negative one
-PATH: RGB = GOLD
+# The last move's path: a hue no seat wears (gold was the yellow player's), told
+# apart from every pawn colour under colour-blindness too (tests/nomadi/test_picture).
+PATH: RGB = (0, 196, 214)
 USED_DIE: RGB = (128, 118, 104)
 
 # The pawns' colours: the game's own (spec §2), not the interface's seat colours.
@@ -411,6 +414,12 @@ def _paint_valley(draw: ImageDraw.ImageDraw, k: float) -> None:
 
 @drawing_cache
 @lru_cache(maxsize=64)
+def pawn_rim(fill: RGB) -> RGB:
+    """A pawn's rim: ink, or paper for a pawn as dark as ink (the black seat's),
+    which an ink rim left invisible on the dark panel."""
+    return INK if contrast_ratio(fill, INK) >= 2 else PAPER
+
+
 def pawn_sprite(seat: Seat, radius: float, arrived: bool = False) -> Image.Image:
     """A pawn: the owner's shape in the owner's Nomadi colour, rimmed in ink,
     with the seat number; an arrived pawn wears a gold star."""
@@ -425,7 +434,7 @@ def pawn_sprite(seat: Seat, radius: float, arrived: bool = False) -> Image.Image
         draw.polygon(
             shape_points(style.shape, (c[0], c[1] + r * 0.08), r * 1.02), fill=with_alpha(INK, 90)
         )
-        draw.polygon(shape_points(style.shape, c, r), fill=INK)
+        draw.polygon(shape_points(style.shape, c, r), fill=pawn_rim(fill))
         draw.polygon(shape_points(style.shape, c, r - 2.2 * k), fill=fill)
         glint = mix(fill, (255, 255, 255), 0.35)
         draw.arc(
@@ -587,7 +596,7 @@ def _recent_moves(view: NomadiView) -> tuple[tuple[int, int, int], ...]:
 
 
 def _draw_moves(image: Image.Image, draw: ImageDraw.ImageDraw, view: NomadiView) -> None:
-    """The last die move's path, square by square, as a gold band (under the
+    """The last die move's path, square by square, as a cyan band (under the
     pawns it jumped), a ring where it started and its die value; the turn's
     earlier moves as faint arrows, each tagged with its die."""
     moves = _recent_moves(view)
@@ -652,7 +661,7 @@ def _die_tag(image: Image.Image, sq: int, die: int, *, strong: bool) -> None:
 @drawing_cache
 @lru_cache(maxsize=16)
 def _tag_sprite(die: int, strong: bool) -> Image.Image:
-    """The die value of a move, on a small rounded square (gold for the last move)."""
+    """The die value of a move, on a small rounded square (cyan for the last move)."""
     d = round(CELL * 0.44)
 
     def paint(draw: ImageDraw.ImageDraw, k: float) -> None:

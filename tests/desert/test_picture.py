@@ -23,6 +23,7 @@ from games.desert.picture import (
     CAMEL_RGB,
     GRID,
     _piece_sprite,
+    camel_round,
     mark_colour,
     render_desert,
     render_desert_image,
@@ -237,8 +238,9 @@ def test_board_words_come_from_the_catalogue() -> None:
     fr = score_panel(view, NAMES[:3], "fr")
     assert fr.rows[0].name == catalogue.text("fr", "desert.board.supply") == "Réserve"
     titles = [c.title for c in fr.columns if isinstance(c.title, str)]
-    assert titles == ["Eau", "Oasis", "Surfaces", "Total"]
-    assert fr.status == catalogue.text("fr", "desert.board.camels", {"turn": view.turn + 1})
+    assert titles == ["Points d'eau", "Oasis", "Surfaces", "Total"]  # holes counted, not points
+    assert fr.status == catalogue.text("fr", "desert.board.camels", {"round": camel_round(view)})
+    assert fr.status == f"Chameaux · manche {view.turn // 3 + 1}"  # rounds of 3 turns, not turns
 
 
 def test_final_breakdown_titles_and_winners() -> None:
@@ -248,7 +250,7 @@ def test_final_breakdown_titles_and_winners() -> None:
     titles = [c.title for c in panel.columns if isinstance(c.title, str)]
     assert titles == ["Eau", "Oasis", "Surfaces", "Caravanes", "Total"]
     assert panel.winners == view.outcome.winners and panel.acting == ()
-    assert panel.status.startswith("Partie terminée · après")
+    assert panel.status == f"Partie terminée · manche {camel_round(view)}"
 
 
 def hilite_pixels(image: Image.Image, box: tuple[float, float, float, float]) -> int:

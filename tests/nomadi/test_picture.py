@@ -27,6 +27,7 @@ from games.nomadi.picture import (
     CELL,
     GRID,
     OASIS_FILL,
+    PATH,
     SAND_GOAL,
     SAND_START,
     SPACE_SIZE,
@@ -43,6 +44,7 @@ from games.nomadi.picture import (
     goal_squares,
     named_squares,
     pawn_colour,
+    pawn_rim,
     render_nomadi,
     render_nomadi_hand,
     render_nomadi_image,
@@ -53,7 +55,7 @@ from games.nomadi.picture import (
 )
 from games.nomadi.state import NomadiState
 from games.rng import Rng
-from render.palette import RGB
+from render.palette import BACKDROP, RGB, contrast_ratio, worst_delta_e
 from render.panel import panel_layout
 from render.png import MAX_PNG_BYTES
 from render.text import (
@@ -677,3 +679,18 @@ def test_the_end_reveals_every_card_in_full_in_the_log() -> None:
         assert revealed[seat] == (" ".join(signed(state.values[c]) for c in held) or "–")
     keys = [e.key for e in result.events]
     assert keys.index("nomadi.log.revealed") < keys.index("nomadi.log.final")
+
+
+def test_the_move_path_wears_a_colour_no_seat_wears() -> None:
+    """The path was gold, the yellow player's hue: it read as his move."""
+    for seat in range(5):
+        assert worst_delta_e(PATH, pawn_colour(seat)) >= 15, seat
+
+
+def test_every_pawn_stands_out_on_the_dark_panel() -> None:
+    """The black seat's pawn had an ink rim: on the panel's dark backdrop its
+    outline vanished. Each pawn shows by its fill or by its rim."""
+    for seat in range(5):
+        fill = pawn_colour(seat)
+        shown = max(contrast_ratio(fill, BACKDROP), contrast_ratio(pawn_rim(fill), BACKDROP))
+        assert shown >= 2, seat
