@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from bot import registry
 from games import catalogue
 from tests.test_commands import command_payloads
 
@@ -65,3 +66,16 @@ def test_footers_hold_no_markdown(lang: str) -> None:
     footers = {k: t for k, t in texts(lang) if k.endswith(".footer")}
     assert footers
     assert not {k: t for k, t in footers.items() if "`" in t or "*" in t}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_game_has_a_help_section_and_a_footer(lang: str) -> None:
+    """Sahwari had neither: /help skipped it and its posts ended on nothing."""
+    messages = catalogue.messages(lang)
+    shipped = [s.kind for s in registry.specs().values() if s.package in registry.GAMES]
+    assert shipped
+    for kind in shipped:
+        for key in (f"{kind}.help", f"{kind}.footer"):
+            text = messages.get(key)
+            assert isinstance(text, str) and text.strip(), key
+        assert len(str(messages[f"{kind}.help"])) <= 1024  # an embed field's limit
