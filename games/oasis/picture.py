@@ -829,10 +829,11 @@ def _draw_piles(
         else:
             for kind in MULTIPLIERS:
                 paste_centred(image, icon_sprite(kind, ICON), (x + ICON / 2, mid))
-                x += ICON + 8
-                pile = str(view.piles.get(kind, 0))
+                x += ICON + 6
+                # Words beside the icon, as the landscape line has: an icon alone needed a legend.
+                pile = f"{_word(lang, f'oasis.multiplier.{kind}')} {view.piles.get(kind, 0)}"
                 x += draw_text(draw, (x, mid), pile, SCORE_SIZE, PAPER, anchor="lm", role="score")
-                x += 26
+                x += 16
             cards = "{} · {}".format(
                 _word(lang, "oasis.render.draw", {"count": view.draw}),
                 _word(lang, "oasis.render.discard", {"count": len(view.discard)}),

@@ -10,6 +10,7 @@ with its size and role).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -54,6 +55,7 @@ from render.text import (
     PHONE_WIDTH,
     DrawnText,
     display_names,
+    font,
     phone_px,
     recording_text,
 )
@@ -422,7 +424,7 @@ def test_piles_are_counted() -> None:
     for land in LANDS:
         assert f"{catalogue.text('en', f'oasis.land.{land}')} {view.lands[land]}" in said
     for kind in MULTIPLIERS:
-        assert str(view.piles[kind]) in said
+        assert f"{catalogue.text('en', f'oasis.multiplier.{kind}')} {view.piles[kind]}" in said
     track = catalogue.text("en", "oasis.render.track", {"count": len(view.camels), "total": 38})
     assert track in said
 
@@ -716,3 +718,25 @@ def test_hand_counts_agree_with_their_number(lang: str, kind: str, count: int, s
     """The hand said "1 wells": each count now takes its own singular or plural."""
     term = multiplier_count(kind, count)
     assert catalogue.text(lang, term.key, term.params) == said
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_piles_name_each_multiplier_and_nothing_overlaps(lang: str) -> None:
+    """The multiplier piles were bare icons with numbers: they now say what they
+    are, as the landscape piles do, without running into the card piles."""
+    view = view_at(5, "take")
+    with recording_text() as texts:
+        render_oasis(view, NAMES[:5], lang)
+    said = words(texts, "score")
+    for kind in MULTIPLIERS:
+        word = catalogue.text(lang, f"oasis.multiplier.{kind}")
+        assert f"{word} {view.piles.get(kind, 0)}" in said
+    lines: dict[float, list[tuple[float, float]]] = {}
+    for t in texts:
+        if t.role == "score":
+            left, _, right, _ = font(t.size, t.bold).getbbox(t.text, anchor=t.anchor)
+            lines.setdefault(t.xy[1], []).append((t.xy[0] + left, t.xy[0] + right))
+    for spans in lines.values():
+        spans.sort()
+        for (_, end), (start, _) in itertools.pairwise(spans):
+            assert end + 8 <= start, spans
