@@ -37,6 +37,10 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 _MODEL = PlackettLuce()
 
 
+SHOWN_BASE = 1000  # what a new player's rating reads
+SHOWN_STEP = 40  # shown points per unit of openskill's ordinal
+
+
 @dataclass(frozen=True)
 class Rating:
     """A player's skill estimate: mean ``mu`` and uncertainty ``sigma``."""
@@ -49,6 +53,14 @@ class Rating:
         """The conservative value to show and sort by (openskill's ordinal,
         ``mu - 3 * sigma`` with the defaults): low while a player is new."""
         return float(self._to_openskill().ordinal())
+
+    @property
+    def shown(self) -> int:
+        """The rating as players read it: :data:`SHOWN_BASE` for a new player,
+        :data:`SHOWN_STEP` points per unit of the ordinal. The ordinal alone
+        starts at 0 and a first middling game made it "-1.8"; on this scale
+        that is 928, a number like any other."""
+        return round(SHOWN_BASE + SHOWN_STEP * self.ordinal)
 
     def _to_openskill(self) -> PlackettLuceRating:
         return _MODEL.rating(mu=self.mu, sigma=self.sigma)

@@ -60,16 +60,11 @@ def decimal(locale: object, value: float) -> str:
     return text.replace(".", ",") if i18n.language(locale) == "fr" else text
 
 
-def ordinal(mu: float | None, sigma: float | None) -> float | None:
-    """The rating shown and sorted by; None for a player never rated."""
-    if mu is None or sigma is None:
-        return None
-    return Rating(mu, sigma).ordinal
-
-
 def rating_text(locale: object, row: LeaderRow) -> str:
-    value = ordinal(row.mu, row.sigma)
-    return UNRATED if value is None else decimal(locale, value)
+    """The rating as shown (:attr:`bot.ratings.Rating.shown`); a dash for a player never rated."""
+    if row.mu is None or row.sigma is None:
+        return UNRATED
+    return str(Rating(row.mu, row.sigma).shown)
 
 
 def nth(locale: object, n: int) -> str:
@@ -179,7 +174,7 @@ def record_lines(
         rating = i18n.t(
             locale,
             "stats.rating",
-            rating=decimal(locale, Rating(mu, sigma).ordinal),
+            rating=str(Rating(mu, sigma).shown),
             place=place(locale, rank, rated),
         )
     else:

@@ -93,13 +93,15 @@ async def test_leaderboard_and_stats(world: World) -> None:
     assert len(lines) == 2
     assert lines[0].startswith(f"1. <@{winner}> — **") and lines[1].startswith(f"2. <@{loser}>")
     first = re.fullmatch(
-        r"1\. <@\d+> — \*\*(-?\d+\.\d)\*\* · 1 game · 1 win · avg\. place 1\.0", lines[0]
+        r"1\. <@\d+> — \*\*(\d+)\*\* · 1 game · 1 win · avg\. place 1\.0", lines[0]
     )
     second = re.fullmatch(
-        r"2\. <@\d+> — \*\*(-?\d+\.\d)\*\* · 1 game · 0 wins · avg\. place 2\.0", lines[1]
+        r"2\. <@\d+> — \*\*(\d+)\*\* · 1 game · 0 wins · avg\. place 2\.0", lines[1]
     )
     assert first and second, lines
-    assert float(first[1]) > float(second[1])
+    # Shown on a scale that starts at 1000: after one game, never a negative "-1.8".
+    assert int(first[1]) > 1000 > int(second[1]) > 800
+    assert "1000" in embed["footer"]["text"]
     assert "openskill" in embed["footer"]["text"] and "Oasis Nim" in embed["title"]
 
     # All games: one field per game played, in the reader's language.

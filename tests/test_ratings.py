@@ -237,3 +237,12 @@ def test_the_rating_skips_who_played_too_little_as_it_skips_bots() -> None:
     # Fewer than two left: nobody's rating moves.
     assert rated_placings([alice, carol]) == []
     assert rated_placings([]) == []
+
+
+def test_ratings_read_from_1000() -> None:
+    """The ordinal starts at 0 and a first middling game showed "-1.8": players
+    read it on a scale that starts at 1000, in the ordinal's order."""
+    new = Rating(25.0, 25.0 / 3)
+    assert abs(new.ordinal) < 1e-9 and new.shown == 1000
+    better, worse = Rating(27.0, 7.0), Rating(24.0, 7.5)
+    assert better.ordinal > worse.ordinal and better.shown > worse.shown
