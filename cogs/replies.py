@@ -90,7 +90,9 @@ def who(session: Session, seat: Seat) -> str:
 def next_lines(session: Session, locale: object) -> list[str]:
     """Who must act now and what they owe, with a ping for humans; or the final result."""
     if session.record.status == "finished":
-        lines = [i18n.t(locale, "game.over", id=session.id)]
+        # Everyone who played hears how it ended, once: the post names each human.
+        pings = " ".join(f"<@{user}>" for user in final_mentions(session))
+        lines = [" ".join(filter(None, (i18n.t(locale, "game.over", id=session.id), pings)))]
         if session.outcome is None:
             lines.append(i18n.t(locale, "game.over_by_resignation"))
         lines.append(final_summary(session, locale))
@@ -107,6 +109,14 @@ def next_lines(session: Session, locale: object) -> list[str]:
         for d in session.decisions
     ]
     return lines + clock_lines(session, locale)
+
+
+def final_mentions(session: Session) -> list[int]:
+    """The humans of a finished game, each once, in seat order (none before the end)."""
+    if session.record.status != "finished":
+        return []
+    users = (session.seat(seat).user_id for seat in range(len(session.names)))
+    return list(dict.fromkeys(u for s, u in enumerate(users) if u and not session.seat(s).is_bot))
 
 
 def clock_lines(session: Session, locale: object) -> list[str]:
@@ -215,8 +225,9 @@ async def game_message(
         embed.set_image(url="attachment://board.png")
     if session.record.status == "active":  # a finished game has nothing left to move
         embed.set_footer(text=i18n.t(locale, f"{session.kind}.footer", default=""))
+    pinged = [*iter_mentions(session), *final_mentions(session)]
     mentions = discord.AllowedMentions(
-        everyone=False, roles=False, users=[discord.Object(uid) for uid in iter_mentions(session)]
+        everyone=False, roles=False, users=[discord.Object(uid) for uid in pinged]
     )
     return GameMessage(content, embed, file, mentions, view)
 

@@ -168,6 +168,9 @@ async def test_a_whole_game_over_discord(world: World) -> None:
     assert "🏆" in message.content
     assert re.search(r"eau \d+", message.content)  # the breakdown, in French
     assert not message.embeds[0].get("footer")  # no "move with" once over
+    # The final post pings both humans, once each (never the bot seat).
+    assert sorted(u.id for u in message.notified) == sorted((alice.id, bob.id))
+    assert message.content.count(f"<@{alice.id}>") == 1
     # The parent channel got three lines: opened, started, the result.
     result = await fake.wait_for_message(parent, lambda m: "🏁" in m.content, timeout=20)
     assert f"<#{thread.id}>" in result.content
