@@ -72,7 +72,7 @@ async def answer_step(interaction: discord.Interaction, service: GameService, sa
     embed.set_image(url="attachment://board.png")
     # The same buttons as a turn post, so the next step is one click away too.
     text = "\n".join(lines)[:2000]
-    buttons = turn_view(session)
+    buttons = turn_view(session, i18n.language(locale))
     if buttons is None:
         await interaction.followup.send(text, embed=embed, file=file, ephemeral=True)
     else:
@@ -257,21 +257,24 @@ def quick_moves(session: Session) -> Sequence[Any]:
     return () if offered is None else offered(session)
 
 
-def turn_view(session: Session) -> discord.ui.View | None:
+def turn_view(session: Session, lang: str | None = None) -> discord.ui.View | None:
     """The "Your move" entry under a turn post, when a human must act, after
-    the game's buttons for its quick decisions (in the game's language)."""
+    the game's buttons for its quick decisions. In ``lang``, the language of
+    the text they sit under: the game's for a public post (the default), the
+    reader's for a private answer, so one message speaks one language."""
     if session.record.status != "active":
         return None
     if not any(not session.ai_plays(s) for s in session.to_act):
         return None
+    lang = lang or session.lang
     view = discord.ui.View(timeout=None)
     engine = session.engine
     for move in quick_moves(session)[:MAX_QUICK]:
         notation = engine.format_move(move)
         words = engine.move_words(move)
-        label = notation if words is None else i18n.term(session.lang, words)
+        label = notation if words is None else i18n.term(lang, words)
         view.add_item(QuickButton(session.id, session.record.version, notation, label))
-    view.add_item(MoveButton(session.id, i18n.t(session.lang, "button.move")))
+    view.add_item(MoveButton(session.id, i18n.t(lang, "button.move")))
     return view
 
 
