@@ -62,7 +62,7 @@ async def _chart(
         x_label = i18n.t(language, "chart.x_label")
     numbers = {index: turn for turn, index in enumerate(points)}  # 0: the start
     # Each seat's line in the colour it wears on the board (Nomadi's, Oasis's own).
-    picture = service.spec(session.kind).load_picture()
+    picture = session.spec.load_picture()
     colours = tuple(picture.seat_colour(seat) for seat in range(len(record.seats)))
     drawing = partial(
         score_chart,

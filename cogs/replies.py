@@ -115,8 +115,8 @@ def final_mentions(session: Session) -> list[int]:
     """The humans of a finished game, each once, in seat order (none before the end)."""
     if session.record.status != "finished":
         return []
-    users = (session.seat(seat).user_id for seat in range(len(session.names)))
-    return list(dict.fromkeys(u for s, u in enumerate(users) if u and not session.seat(s).is_bot))
+    seats = (session.seat(seat) for seat in range(len(session.names)))
+    return list(dict.fromkeys(s.user_id for s in seats if s.user_id and not s.is_bot))
 
 
 def clock_lines(session: Session, locale: object) -> list[str]:

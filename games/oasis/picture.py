@@ -189,10 +189,6 @@ def _word(lang: str, key: str, params: Params | None = None) -> str:
     return catalogue.text(lang, key, params)
 
 
-def _said(lang: str, term: Term) -> str:
-    return catalogue.text(lang, term.key, term.params)
-
-
 def _title(lang: str, key: str, params: Params | None = None) -> str:
     """A catalogue word with a capital first letter ("camels" gives "Camels")."""
     word = catalogue.text(lang, key, params)
@@ -1230,7 +1226,10 @@ def render_oasis_hand_image(
     title = f"{_word(lang, 'oasis.render.hand.title')} ({sum(mine.values())})"
     draw_text(draw, (32, y + 22), title, title_size, MUTED, anchor="lm", bold=True, role="title")
     y += 44
-    counts = {kind: _said(lang, multiplier_count(kind, mine.get(kind, 0))) for kind in MULTIPLIERS}
+    counts = {
+        kind: catalogue.term(lang, multiplier_count(kind, mine.get(kind, 0)))
+        for kind in MULTIPLIERS
+    }
     what_x = (
         32
         + HAND_ICON

@@ -667,8 +667,7 @@ def test_the_hand_shows_the_viewers_multipliers_and_supply() -> None:
         assert 500 <= image.width <= 1000
         said = words(texts, "score")
         for kind in MULTIPLIERS:
-            term = multiplier_count(kind, mine[kind])
-            count = catalogue.text(lang, term.key, term.params)
+            count = catalogue.term(lang, multiplier_count(kind, mine[kind]))
             assert count in said, count
         supply = catalogue.text(lang, "oasis.hand.supply", supply_params(view, seat))
         assert supply in said
@@ -716,8 +715,7 @@ def test_the_hand_stays_legible_with_hostile_names() -> None:
 )
 def test_hand_counts_agree_with_their_number(lang: str, kind: str, count: int, said: str) -> None:
     """The hand said "1 wells": each count now takes its own singular or plural."""
-    term = multiplier_count(kind, count)
-    assert catalogue.text(lang, term.key, term.params) == said
+    assert catalogue.term(lang, multiplier_count(kind, count)) == said
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
