@@ -40,6 +40,7 @@ PLATFORM_EXTENSIONS = (
     "cogs.leaderboard",
     "cogs.help",
     "cogs.settings",
+    "cogs.rematch",
 )
 
 

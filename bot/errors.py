@@ -22,5 +22,5 @@ def refusal(locale: object, error: BaseException) -> str | None:
     if isinstance(error, UserError):
         return i18n.translate(locale, error.key, error.params)
     if isinstance(error, MoveError):
-        return i18n.translate(locale, error.key, error.params, error.message)
+        return i18n.translate(locale, error.key, error.params, error.message, error.names)
     return None

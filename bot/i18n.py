@@ -33,11 +33,17 @@ def t(locale: object, key: str, /, default: str | None = None, **params: Param) 
 
 
 def translate(
-    locale: object, key: str, params: Mapping[str, Param], default: str | None = None
+    locale: object,
+    key: str,
+    params: Mapping[str, Param],
+    default: str | None = None,
+    names: catalogue.Names | None = None,
 ) -> str:
-    """``t`` with the params as a mapping (errors and events carry theirs as one)."""
-    return catalogue.text(language(locale), key, params, default)
+    """``t`` with the params as a mapping (errors and events carry theirs as one);
+    ``names`` are the table's (:meth:`bot.session.Session.people`), so a
+    :class:`~games.text.Player` param reads as a person."""
+    return catalogue.text(language(locale), key, params, default, names)
 
 
-def term(locale: object, value: Term) -> str:
-    return catalogue.term(language(locale), value)
+def term(locale: object, value: Term, names: catalogue.Names | None = None) -> str:
+    return catalogue.term(language(locale), value, names)

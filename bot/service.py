@@ -35,7 +35,17 @@ from bot.sessions import Sessions
 from bot.storage import ChannelBusy as StorageChannelBusy
 from bot.storage import GameRecord, MoveRecord, ReplyHook, Shards, StaleVersion, Storage
 from bot.undo_requests import UndoRequests, vote_hours
-from games.contract import Event, GameSpec, Outcome, Seat, Step, bot_move, play_all, resolve_options
+from games.contract import (
+    Event,
+    GameSpec,
+    MoveError,
+    Outcome,
+    Seat,
+    Step,
+    bot_move,
+    play_all,
+    resolve_options,
+)
 from games.rng import derive_seed
 
 log = logging.getLogger(__name__)
@@ -430,8 +440,12 @@ class GameService:
             if len(text) > MAX_NOTATION:
                 raise UserError("move.too_long", max=MAX_NOTATION)
             engine = session.engine
-            moves = engine.parse(session.state, seat, text)
-            step = play_all(engine, session.state, seat, moves)
+            try:
+                moves = engine.parse(session.state, seat, text)
+                step = play_all(engine, session.state, seat, moves)
+            except MoveError as refused:
+                refused.names = session.people()  # the refusal names people, not seats
+                raise
             # As the game writes a command, so the stored line parses back (replays).
             notation = engine.format_command(moves)
             try:

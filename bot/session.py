@@ -64,6 +64,19 @@ class Session:
         """Display names as stored (cleaned when they sat down): for images and labels."""
         return [seat.name for seat in self.record.seats]
 
+    def people(self, *, plain: bool = False) -> list[str]:
+        """How texts name each seat (see :class:`games.text.Player`): its mark
+        and display name, escaped for a Discord message, or (``plain``) as
+        stored, for buttons, autocomplete and text files, where Discord shows
+        Markdown as typed."""
+        spec = self.hosted_spec
+        people = []
+        for record in self.record.seats:
+            name = record.name if plain else md(record.name)
+            mark = spec.mark(record.seat) if spec is not None else ""
+            people.append(f"{mark} {name}" if mark else name)
+        return people
+
     def shown(self, seat: Seat) -> str:
         """A seat's name escaped for a Discord message (no Markdown, links or pings)."""
         return md(self.record.seats[seat].name)

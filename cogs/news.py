@@ -128,7 +128,8 @@ async def deliver_private(
 
 def private_text(session: Session, events: Sequence[Event], locale: object) -> str:
     lines = [i18n.t(locale, "game.private_head", game=title(session, locale), id=session.id)]
-    lines.extend(f"🔒 {describe(e, locale)}" for e in events)
+    people = session.people()
+    lines.extend(f"🔒 {describe(e, locale, names=people)}" for e in events)
     return "\n".join(lines)[:2000]
 
 

@@ -27,6 +27,10 @@ from games.contract import Event, Seat
 log = logging.getLogger(__name__)
 
 EMBED_COLOUR = discord.Colour.from_rgb(214, 160, 76)  # sand
+# An engine's end-of-game score line of a seat (``<kind>.log.final``): the
+# final post states each score once, in the ranking with its breakdown
+# (:func:`final_summary`), so these lines are not repeated above it.
+SCORE_LINE = ".log.final"
 CONTENT_LIMIT = 2000
 
 
@@ -43,18 +47,21 @@ def title(session: Session, locale: object) -> str:
     return i18n.t(locale, f"{session.kind}.title")
 
 
-def describe(event: Event, locale: object, *, plain: bool = False) -> str:
+def describe(
+    event: Event, locale: object, *, plain: bool = False, names: Sequence[str] | None = None
+) -> str:
     """An event's text, its details in brackets after it. Text parameters are
     data, never markup: a player's words (a Nomadi bribe's message) are escaped
-    for Discord, or (``plain``, for a text file) only kept on one line."""
+    for Discord, or (``plain``, for a text file) only kept on one line.
+    ``names`` (:meth:`Session.people`) name the players it mentions."""
 
     def shown(value: str) -> str:
         return " ".join(value.split()) if plain else md(value)
 
     params = {k: shown(v) if isinstance(v, str) else v for k, v in event.params.items()}
-    text = i18n.translate(locale, event.key, params)
+    text = i18n.translate(locale, event.key, params, names=names)
     if event.details:
-        details = ", ".join(describe(d, locale, plain=plain) for d in event.details)
+        details = ", ".join(describe(d, locale, plain=plain, names=names) for d in event.details)
         text += f" ({details})"
     return text
 
@@ -68,9 +75,11 @@ def turn_lines(
     unescaped). In order, so a payment the move caused comes before the next
     player's roll, and the end before the final scores."""
     lines = []
+    people = session.people(plain=plain)
     for turn in turns:
-        for seat, run in groupby(turn.public_events(), key=lambda e: e.seat):
-            said = [describe(e, locale, plain=plain) for e in run]
+        told = [e for e in turn.public_events() if not e.key.endswith(SCORE_LINE)]
+        for seat, run in groupby(told, key=lambda e: e.seat):
+            said = [describe(e, locale, plain=plain, names=people) for e in run]
             if seat is None:
                 lines.extend(said)
             else:
@@ -104,7 +113,7 @@ def next_lines(session: Session, locale: object) -> list[str]:
             locale,
             "game.your_turn",
             player=session.shown(d.seat) if d.optional else who(session, d.seat),
-            prompt=i18n.translate(locale, d.key, d.params),
+            prompt=i18n.translate(locale, d.key, d.params, names=session.people()),
         )
         for d in session.decisions
     ]
@@ -178,7 +187,8 @@ def score_lines(session: Session, locale: object) -> list[str]:
     for seat in range(len(session.names)):
         name = session.shown(seat)
         arrow = "▶ " if seat in acting else ""
-        text = f" — {i18n.term(locale, summary[seat])}" if seat < len(summary) else ""
+        said = i18n.term(locale, summary[seat], session.people()) if seat < len(summary) else ""
+        text = f" — {said}" if said else ""
         lines.append(f"{arrow}**{seat + 1}. {name}**{seat_mark(session, seat)}{text}")
     return lines
 

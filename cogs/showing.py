@@ -81,7 +81,8 @@ class Showing(GameSubcommands):
             return []
         turns = await self.service.history(session)
         last = turns[-1].public_events() if turns else ()
-        return [f"🏁 {describe(e, locale)}" for e in last if e.seat is None]
+        people = session.people()
+        return [f"🏁 {describe(e, locale, names=people)}" for e in last if e.seat is None]
 
     @app_commands.command(
         name=cmd("board", "cmd.game.board.name"),
@@ -122,7 +123,8 @@ class Showing(GameSubcommands):
             raise_not_started()
         seat = session.hand_seat(interaction.user.id)
         locale = interaction.locale
-        lines = [describe(line, locale) for line in session.hand(seat)]
+        people = session.people()
+        lines = [describe(line, locale, names=people) for line in session.hand(seat)]
         text = "\n".join(lines) or i18n.t(locale, "game.hand_empty")
         await interaction.response.defer(ephemeral=True, thinking=True)
         file = await hand_file(self.bot.boards, session, seat, locale)

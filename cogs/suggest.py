@@ -22,10 +22,11 @@ VALUE_LIMIT = 100
 def move_choices(session: Session, seat: Seat, typed: str, locale: object) -> list[tuple[str, str]]:
     """(label, value) pairs: the commands ``seat`` could send now, filtered by ``typed``."""
     engine = session.engine
+    people = session.people(plain=True)  # autocomplete shows Markdown as typed
 
     def words(move: Any) -> str:
         term = engine.move_words(move)
-        return engine.format_move(move) if term is None else i18n.term(locale, term)
+        return engine.format_move(move) if term is None else i18n.term(locale, term, people)
 
     found = complete(engine, session.state, seat, typed[:VALUE_LIMIT], CHOICE_LIMIT, words_of=words)
     choices = []
@@ -34,7 +35,7 @@ def move_choices(session: Session, seat: Seat, typed: str, locale: object) -> li
             continue  # cut, it would be another command (or none): never offered
         label = suggestion.label
         if suggestion.hint is not None:
-            label += f" ({i18n.term(locale, suggestion.hint)})"
+            label += f" ({i18n.term(locale, suggestion.hint, people)})"
         choices.append((shorten(label), suggestion.command))
     if not typed.strip():
         whole = suggested_turn(session, seat, words)

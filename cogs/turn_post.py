@@ -32,6 +32,7 @@ from cogs.news import after_post, deliver_private, report_failure, send_final_ch
 from cogs.replies import (
     EMBED_COLOUR,
     describe,
+    final_mentions,
     game_message,
     post_answer,
     post_to_channel,
@@ -63,9 +64,12 @@ async def answer_step(interaction: discord.Interaction, service: GameService, sa
     report = await service.settle(saved)  # a step: the AI waits for the turn's end
     session = report.after
     (turn,) = report.turns
-    lines = [describe(e, locale) for e in turn.events if e.to in (None, turn.seat)]
+    people = session.people()
+    lines = [describe(e, locale, names=people) for e in turn.events if e.to in (None, turn.seat)]
     lines += [
-        i18n.translate(locale, d.key, d.params) for d in session.decisions if d.seat == turn.seat
+        i18n.translate(locale, d.key, d.params, names=people)
+        for d in session.decisions
+        if d.seat == turn.seat
     ]
     file = await board_file(boards_of(interaction.client), session, turn.seat, locale)
     embed = discord.Embed(title=i18n.t(locale, "game.step_title"), colour=EMBED_COLOUR)
@@ -182,8 +186,11 @@ async def offer_moves(interaction: discord.Interaction, session: Session) -> Non
     choices = await cpu.run(move_choices, session, seat, "", i18n.language(locale))
     view = discord.ui.View(timeout=None)
     view.add_item(MoveSelect(session.id, session.record.version, choices, locale))
+    people = session.people()
     prompt = "\n".join(
-        i18n.translate(locale, d.key, d.params) for d in session.decisions if d.seat == seat
+        i18n.translate(locale, d.key, d.params, names=people)
+        for d in session.decisions
+        if d.seat == seat
     )
     text = i18n.t(locale, "button.pick_head", prompt=prompt, command=f"/{session.kind}")
     await interaction.response.send_message(text, view=view, ephemeral=True)
@@ -259,22 +266,46 @@ def quick_moves(session: Session) -> Sequence[Any]:
 
 def turn_view(session: Session, lang: str | None = None) -> discord.ui.View | None:
     """The "Your move" entry under a turn post, when a human must act, after
-    the game's buttons for its quick decisions. In ``lang``, the language of
-    the text they sit under: the game's for a public post (the default), the
-    reader's for a private answer, so one message speaks one language."""
+    the game's buttons for its quick decisions; Rematch under a finished
+    game's post. In ``lang``, the language of the text they sit under: the
+    game's for a public post (the default), the reader's for a private
+    answer, so one message speaks one language."""
+    lang = lang or session.lang
+    if session.record.status == "finished":
+        return rematch_view(session, lang)
     if session.record.status != "active":
         return None
     if not any(not session.ai_plays(s) for s in session.to_act):
         return None
-    lang = lang or session.lang
     view = discord.ui.View(timeout=None)
     engine = session.engine
+    people = session.people(plain=True)  # a button shows Markdown as typed
     for move in quick_moves(session)[:MAX_QUICK]:
         notation = engine.format_move(move)
         words = engine.move_words(move)
-        label = notation if words is None else i18n.term(lang, words)
+        label = notation if words is None else i18n.term(lang, words, people)
         view.add_item(QuickButton(session.id, session.record.version, notation, label))
     view.add_item(MoveButton(session.id, i18n.t(lang, "button.move")))
+    return view
+
+
+# The custom_id of a finished game's Rematch button: ``rematch:<game id>``
+# (the clicks are routed by :class:`cogs.rematch.RematchButton`).
+REMATCH_ID = "rematch"
+
+
+def rematch_view(session: Session, lang: str) -> discord.ui.View | None:
+    """Rematch under the final post: the same players sit down again, one click
+    each (:mod:`bot.rematch`). None when no human played."""
+    if not final_mentions(session):
+        return None
+    view = discord.ui.View(timeout=None)
+    button: discord.ui.Button[Any] = discord.ui.Button(
+        label=i18n.t(lang, "button.rematch"),
+        style=discord.ButtonStyle.success,
+        custom_id=f"{REMATCH_ID}:{session.id}",
+    )
+    view.add_item(button)
     return view
 
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 import json
 import string
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
-from games.text import Params, Term
+from games.text import Params, Player, Term
 
 LANGUAGES = ("en", "fr")
 FALLBACK = "en"
@@ -106,8 +106,23 @@ def plural_form(lang: str, count: int) -> str:
     return "one" if count == 1 else "other"
 
 
-def text(lang: str, key: str, params: Params | None = None, default: str | None = None) -> str:
+# How a table names its seats, by seat: the display name with the seat's mark,
+# ready for where the text goes (escaped for Discord Markdown, or plain).
+Names = Sequence[str]
+
+
+def text(
+    lang: str,
+    key: str,
+    params: Params | None = None,
+    default: str | None = None,
+    names: Names | None = None,
+) -> str:
     """The message ``key`` in ``lang`` (English if missing there), formatted.
+
+    ``names`` names the seats a :class:`~games.text.Player` param refers to
+    (in nested Terms too); without it, or past its end, a player reads as
+    the param's fallback or "seat N".
 
     Only a catalogue template is ever formatted. A missing key gives
     ``default`` (or, without one, the key itself) verbatim: it may hold
@@ -125,7 +140,7 @@ def text(lang: str, key: str, params: Params | None = None, default: str | None 
     if not isinstance(template, str):
         count = params.get("count", 0)
         template = template[plural_form(lang, count if isinstance(count, int) else 0)]
-    values = {name: _value(lang, value) for name, value in params.items()}
+    values = {name: _value(lang, value, names) for name, value in params.items()}
     return fill(template, values)
 
 
@@ -178,15 +193,26 @@ def _field(value: object, spec: str, conversion: str | None) -> str:
         return str(value)
 
 
-def term(lang: str, value: Term) -> str:
-    return text(lang, value.key, value.params)
+def term(lang: str, value: Term, names: Names | None = None) -> str:
+    return text(lang, value.key, value.params, names=names)
 
 
-def _value(lang: str, value: object) -> object:
+def player(lang: str, value: Player, names: Names | None = None) -> str:
+    """A seat as the reader's table names it (see :class:`~games.text.Player`)."""
+    if names is not None and 0 <= value.seat < len(names):
+        return names[value.seat]
+    if value.fallback is not None:
+        return term(lang, value.fallback)
+    return text(lang, "common.seat", {"number": value.seat + 1})
+
+
+def _value(lang: str, value: object, names: Names | None) -> object:
     if isinstance(value, Term):
-        return term(lang, value)
+        return term(lang, value, names)
+    if isinstance(value, Player):
+        return player(lang, value, names)
     if isinstance(value, tuple):
-        return ", ".join(str(_value(lang, v)) for v in value)
+        return ", ".join(str(_value(lang, v, names)) for v in value)
     return value
 
 

@@ -29,6 +29,8 @@ class MoveError(ValueError):
 
     ``str(error)`` is the English text; ``key`` names a message in the game's
     catalogue (e.g. ``"desert.r10"``) whose French version uses the same params.
+    ``names`` is for the platform, which knows the table: it sets the seats'
+    names there so a refusal names people (engines leave it None).
     """
 
     def __init__(self, message: str, *, key: str = "", **params: Param) -> None:
@@ -36,6 +38,7 @@ class MoveError(ValueError):
         self.message = message
         self.key = key
         self.params: dict[str, Param] = dict(params)
+        self.names: Sequence[str] | None = None
 
 
 class InvalidMove(MoveError):
@@ -392,6 +395,8 @@ class GameSpec:
     nor discord.py: ``picture`` is ``"module:Class"`` of its :class:`Picture`
     (made with no arguments, see :meth:`load_picture`), ``commands`` the module
     of its Discord commands, a discord.py extension the bot loads.
+    ``marks`` are the seats' marks beside their names in texts, one emoji per
+    seat in the colour the seat wears on the board (none: names alone).
     """
 
     engine: Game[Any, Any]
@@ -399,6 +404,11 @@ class GameSpec:
     package: str
     picture: str
     commands: str
+    marks: tuple[str, ...] = ()
+
+    def mark(self, seat: int) -> str:
+        """The seat's mark, or "" for a game without marks."""
+        return self.marks[seat] if 0 <= seat < len(self.marks) else ""
 
     @property
     def kind(self) -> str:

@@ -123,7 +123,7 @@ def whole_turn(
     state: StateT,
     seat: Seat,
     seeds: Callable[[int], int],
-    max_moves: int = 8,
+    max_moves: int = 12,  # a Nomadi setup: 11 placements at 2 players
 ) -> tuple[MoveT, ...]:
     """The bot's idea of the seat's turn (the ★ suggestion): its moves one by
     one, ``seeds(n)`` seeding the n-th, up to the end of the turn and never

@@ -1,5 +1,6 @@
 """Localisable values: a word or sentence in the reader's language (:class:`Term`),
-message parameters (:data:`Param`) and their JSON forms.
+a player named by the reader's table (:class:`Player`), message parameters
+(:data:`Param`) and their JSON forms.
 
 Engines put them in events, decisions and errors; the catalogue formats them in
 the reader's language. Pure: no I/O.
@@ -26,13 +27,32 @@ class Term:
     params: Mapping[str, Param] = field(default_factory=dict)
 
 
-# A message param: text, a number, a translatable Term, or a list of them
-# (shown joined by commas).
-Param = str | int | Term | tuple["Param", ...]
+@dataclass(frozen=True)
+class Player:
+    """A seat named in a message: people read a person, never a seat number.
+
+    Engines know seats, not names; the platform formats a message with the
+    table's names (see :func:`games.catalogue.text`), so ``Player(2)`` reads
+    "🔴 Zoë". Where no names are at hand (an engine's own English error
+    text, a test) it reads ``fallback`` — e.g. "red (seat 3)" — or "seat 3".
+    """
+
+    seat: int
+    fallback: Term | None = None
+
+
+# A message param: text, a number, a translatable Term, a player, or a list
+# of them (shown joined by commas).
+Param = str | int | Term | Player | tuple["Param", ...]
 Params = Mapping[str, Param]
 
 
 def _param_json(value: Param) -> Any:
+    if isinstance(value, Player):
+        player: dict[str, Any] = {"seat": value.seat}
+        if value.fallback is not None:
+            player["fallback"] = _param_json(value.fallback)
+        return player
     if isinstance(value, Term):
         data: dict[str, Any] = {"term": value.key}
         if value.params:
@@ -44,6 +64,12 @@ def _param_json(value: Param) -> Any:
 
 
 def _param_from_json(value: Any) -> Param:
+    if isinstance(value, dict) and "seat" in value:
+        fallback = value.get("fallback")
+        named = _param_from_json(fallback) if fallback is not None else None
+        if named is not None and not isinstance(named, Term):
+            raise ValueError(f"not a player's fallback: {fallback!r}")
+        return Player(int(value["seat"]), named)
     if isinstance(value, dict):
         return Term(str(value["term"]), params_from_json(value.get("params", {})))
     if isinstance(value, list):

@@ -228,6 +228,38 @@ async def suggestions(
     return found
 
 
+def message_texts(message: Any) -> list[str]:
+    """Every text a message shows: its content, its embeds' title, description,
+    fields and footer, its components' texts and labels (at any depth)."""
+    texts = [message.content]
+    for embed in message.embeds:
+        texts += [embed.get("title") or "", embed.get("description") or ""]
+        texts += [(embed.get("footer") or {}).get("text") or ""]
+        for field in embed.get("fields") or []:
+            texts += [field.get("name") or "", field.get("value") or ""]
+    pending = list(message.components)
+    while pending:
+        component = pending.pop()
+        texts += [str(component.get(key) or "") for key in ("content", "label", "placeholder")]
+        texts += [str(option.get("label") or "") for option in component.get("options") or []]
+        pending += list(component.get("components") or [])
+        pending += [component[k] for k in ("accessory", "component") if k in component]
+    return [text for text in texts if text]
+
+
+# How the engines used to name people: a seat number, a camel id, a stand-in name.
+SEAT_TALK = re.compile(r"\b(?:seat|si[eè]ge|Player|Joueur)\s+\d\b|\bP[1-5]\b", re.IGNORECASE)
+
+
+def assert_people_named(world: World) -> None:
+    """No public message of the game channel speaks of "seat 3", "P2" or
+    "Player 1": every player is named by their name."""
+    for message in world.fake.messages(world.channel):
+        for text in message_texts(message):
+            found = SEAT_TALK.search(text)
+            assert found is None, f"{found.group(0)!r} in a public post: {text}"
+
+
 def quick_buttons(message: Any) -> list[str]:
     """The custom ids of a post's quick-move buttons."""
     return [c for c in message.custom_ids() if c.startswith("quick:")]

@@ -118,5 +118,42 @@ async def test_the_test_game_is_played_end_to_end(world: World) -> None:
     ranking = await public(world, carol, "leaderboard", {"game": "nim"})
     text = ranking.embeds[0]["description"]
     assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text
+
+    # Rematch: the final post pings both humans once and offers a rematch.
+    final = next(m for m in reversed(fake.messages(world.channel)) if "🏆" in m.content)
+    assert {u.id for u in final.notified} == {alice.id, bob.id}
+    rematch = next(c for c in final.custom_ids() if c.startswith("rematch:"))
+    with world.bot.database() as db:
+        (old_id, old_options, old_bots) = db.execute(
+            "SELECT g.id, g.options, (SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id"
+            " AND s.user_id IS NULL) FROM games g ORDER BY g.id DESC LIMIT 1"
+        ).fetchone()
+    stranger = await fake.click(carol, final, rematch)
+    said = (await stranger.final(timeout=20)).content
+    assert stranger.ephemeral and "Only the players" in said
+    # Bob's click opens the table again and calls Alice back (one ping, to her).
+    first = await fake.click(bob, final, rematch, locale="fr")
+    opened = await first.final(timeout=20)
+    assert not first.ephemeral and first.ack_latency < 3
+    # A public post speaks the game's language (English here), whoever clicked.
+    assert "wants a rematch" in opened.content and f"<@{alice.id}>" in opened.content
+    assert {u.id for u in opened.notified} == {alice.id}
+    twice = await fake.click(bob, final, rematch, locale="fr")
+    said = (await twice.final(timeout=20)).content
+    assert twice.ephemeral and "déjà" in said
+    # Alice's click seats the last player: the rematch starts, same options, same bot.
+    last = await fake.click(alice, final, rematch)
+    begun = await last.final(timeout=20)
+    assert "rematch" in begun.content and last.ack_latency < 3
+    board_png(begun)
+    with world.bot.database() as db:
+        new_id, status, options = db.execute(
+            "SELECT id, status, options FROM games ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        seated = {
+            row[0] for row in db.execute("SELECT user_id FROM seats WHERE game_id = ?", (new_id,))
+        }
+    assert new_id != old_id and status == "active" and options == old_options
+    assert seated == {alice.id, bob.id, None} and old_bots == 1
     assert await world.bot.stop() == 0
     assert fake.unhandled == []

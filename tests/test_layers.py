@@ -3,7 +3,8 @@
 Shared code (the ground layer ``games/*.py``, ``render/``, ``bot/``, ``cogs/``)
 imports downwards only and never names a game. A game package
 (``games/<g>/``, and the test game ``tests/nim/``) holds three kinds of
-module: its picture (``picture.py``, the only one that may use Pillow), its
+module: its picture (``picture.py`` and its parts ``picture_*.py``, the only
+ones that may use Pillow), its
 Discord commands (``commands.py``, the only one that may use discord.py),
 and its engine (everything else: pure, neither). Checked on the source with
 ``ast``, so an import inside a function or under ``TYPE_CHECKING`` counts too.
@@ -107,7 +108,8 @@ def game_files() -> Iterator[tuple[str, Path]]:
 
 def kind_of(package: str, path: Path) -> str:
     name = module_name(path)
-    if name == f"{package}.{PICTURE}":
+    # A big picture may keep parts beside it: picture_<part>.py (Sahwari's icons).
+    if name == f"{package}.{PICTURE}" or name.startswith(f"{package}.{PICTURE}_"):
         return PICTURE
     if name == f"{package}.{COMMANDS}":
         return COMMANDS

@@ -72,9 +72,10 @@ def _written(spec: GameSpec, lang: str, move: Any) -> str:
 
 
 def _norm(text: str) -> str:
-    """Case, separators and bracketed notes (``prendre 2 (rouge)``) aside."""
+    """Case, separators and bracketed notes (``prendre 2 (rouge (siège 2))``) aside."""
     text = unicodedata.normalize("NFC", text).casefold()
-    text = re.sub(r"\([^)]*\)", " ", text)
+    while (bare := re.sub(r"\([^()]*\)", " ", text)) != text:  # innermost first
+        text = bare
     return " ".join(text.replace(";", " ").replace(",", " ").split())
 
 

@@ -482,6 +482,9 @@ def test_a_turn_line_names_each_seat_its_events_belong_to() -> None:
         def shown(self, seat: int) -> str:
             return self.names[seat]
 
+        def people(self, *, plain: bool = False) -> list[str]:
+            return self.names
+
     events = (
         Event("nim.log.swap", {}, 1),
         Event("nim.log.swap", {}, 0),

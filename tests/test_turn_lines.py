@@ -19,6 +19,9 @@ class Names:
     def shown(self, seat: int) -> str:
         return self.names[seat]
 
+    def people(self, *, plain: bool = False) -> list[str]:
+        return self.names
+
 
 def lines_of(*events: Event) -> list[str]:
     turn = Turn(0, ("3 J12-G12",), False, events)
@@ -47,3 +50,23 @@ def test_a_seats_run_of_events_shares_one_line() -> None:
     assert lines[0].startswith("Zoë: ") and " · " in lines[0]
     assert lines[2] == "Zoë: cards revealed: +2 −1"
     assert lines[3].startswith("李雷: ")
+
+
+def test_the_final_post_states_each_score_once() -> None:
+    """The engines' per-seat score lines stay out of the turn's lines: the final
+    post's ranking gives each score with its breakdown (``final_summary``)."""
+    lines = lines_of(
+        Event("nomadi.log.end_third"),
+        Event("nomadi.log.revealed", {"values": "+2 −1"}, 0),
+        Event("nomadi.log.final", {"coins": 3, "cards": "+2 −1", "score": 4}, 0),
+        Event("nomadi.log.final", {"coins": 1, "cards": "–", "score": 1}, 1),
+    )
+    assert lines == [lines[0], "Zoë: cards revealed: +2 −1"]
+    assert not any("coins" in line for line in lines)
+
+
+def test_a_player_an_event_mentions_is_named_with_the_tables_words() -> None:
+    from games.nomadi.messages import player
+
+    lines = lines_of(Event("nomadi.log.refuse", {"mover": player(1)}, 0))
+    assert lines == ["Zoë: refuses: 李雷 keeps the card"]

@@ -261,20 +261,21 @@ def c_rolls(case: Case) -> bool:
     return bool(case.public("nomadi.log.roll"))
 
 
-def test_nomadi_setup_cards_are_placed_unseen() -> None:
-    case = find("nomadi", 3, lambda c: c.first.row.notation.startswith("card "))
+def test_nomadi_a_setup_placement_inside_ones_setup_turn_is_taken_back_freely() -> None:
+    """A whole setup is one turn (the option's default): a placement before its
+    last one passes the turn to nobody and shows nothing."""
+    case = find("nomadi", 3, lambda c: c.before.phase == "setup" and not c.first.ends)
     assert not c_rolls(case)
-    check(case, TURN_PASSED)
+    check(case, FREE)
 
 
-def test_nomadi_the_caravan_complete_brings_the_first_roll() -> None:
-    """The undoer's last pawn, then the AI seats' last ones and the first roll."""
+def test_nomadi_the_setup_complete_brings_the_first_roll() -> None:
+    """The undoer's last placement, then the AI seats' whole setups and the first roll."""
 
     def completes(c: Case) -> bool:
-        return bool(c.before.phase == "caravan" and c.after.phase == "turn")
+        return bool(c.before.phase == "setup" and c.after.phase == "turn")
 
     check(find("nomadi", 3, completes), RANDOM_DRAWN)
-    check(find("nomadi", 3, lambda c: c.before.phase == "caravan" and not c_rolls(c)), TURN_PASSED)
 
 
 def test_nomadi_a_card_bought_by_an_ai_seat_may_be_forgotten() -> None:

@@ -30,6 +30,8 @@ SPEC = GameSpec(
     package=__name__,
     picture="games.desert.picture:DesertPicture",
     commands="games.desert.commands",
+    # One per seat, the colour of its pieces on the board (picture.seat_colour).
+    marks=("🔵", "🟠", "🟢", "🟣", "🩵"),
 )
 
 __all__ = [

@@ -49,7 +49,7 @@ from games.desert.state import (
 )
 from games.desert.views import build_view, hand_lines, points
 from games.rng import Rng
-from games.text import Param, Term
+from games.text import Param, Player, Term
 
 # Supply per colour when camel turns begin (spec §2, §10.2).
 SUPPLY = {2: 22, 3: 26, 4: 30, 5: 29}
@@ -274,7 +274,7 @@ class DesertGame(Game[DesertState, Move]):
         if not 0 <= seat < state.players:
             raise illegal("desert.no_such_seat", player=seat + 1)
         if seat != state.current:
-            raise illegal("desert.not_your_turn", other=state.current + 1)
+            raise illegal("desert.not_your_turn", other=Player(state.current))
 
     def play(self, state: DesertState, seat: Seat, move: Move) -> Step[DesertState]:
         after = self._apply(state, seat, move)
@@ -311,7 +311,7 @@ class DesertGame(Game[DesertState, Move]):
     def _discard(self, s: DesertState, seat: Seat, colour: int) -> DesertState:
         if colour in s.discarded:  # §10.3: each colour is put back once
             other = s.discarded.index(colour)
-            raise illegal("desert.discard_taken", other=other + 1, colour=COLOURS[colour])
+            raise illegal("desert.discard_taken", other=Player(other), colour=COLOURS[colour])
         discarded = s.discarded[:seat] + (colour,) + s.discarded[seat + 1 :]
         done = seat == s.players - 1
         return replace(

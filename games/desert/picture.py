@@ -17,10 +17,12 @@ draws only what moves: areas, oases, water holes, space names, caravans,
 the last-turn highlight and the panel. Words come from the catalogue
 (``desert.board.*`` and the shared ``common.*``).
 
-Pieces are filled with the camel colour and carry the owner's mark: the
-owner's shape, rimmed in ink, with a band of the owner's colour darkened
-just enough to stay distinct from every camel colour
-(:func:`render.palette.distinct_shade`, see :func:`mark_colour`).
+Pieces carry the owner's mark: the owner's shape, rimmed in ink, filled
+with the owner's colour darkened just enough to stay distinct from every
+camel colour (:func:`render.palette.distinct_shade`, see
+:func:`mark_colour`); inside it a disc of the camel colour, ringed in ink,
+shows the colour's letter at a size legible on a phone, so a piece reads
+without colour vision too: its shape says whose, its letter which caravan.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ from render.panel import Cell, Column, Panel, Row, draw_panel, panel_height, pan
 from render.png import png_bytes
 from render.shapes import Box, Point, draw_crown, draw_palm, shape_points
 from render.sprites import paste_centred, scaled, supersampled
-from render.text import draw_text, drawing_cache, legible_size, stamp_text
+from render.text import draw_text, drawing_cache, font, legible_size, stamp_text
 
 TerrainKey = tuple[tuple[Coord, Terrain], ...]
 
@@ -87,6 +89,7 @@ WIDTH = board_width(len(COLUMNS))  # 4-5 players: every column
 SPACE_SIZE = legible_size("space", WIDTH)  # square names ("F7")
 COORD_SIZE = legible_size("coordinate", WIDTH)  # letters and numbers around the board
 VALUE_SIZE = legible_size("value", WIDTH, 24)  # water hole values
+LETTER_SIZE = legible_size("value", WIDTH, 22)  # the camel colour's letter on a piece
 
 SAND: RGB = (236, 218, 170)
 SAND_EDGE: RGB = (196, 168, 118)
@@ -106,6 +109,10 @@ LOW_SUPPLY = 4  # supplies at or below this are shown in warning colour
 
 WATER_DY = -0.27  # water hole disc centre, in radii below the square's centre (above: < 0)
 WATER_R = 0.4  # water hole disc radius, in radii
+CAMEL_R = 0.64  # a camel piece's radius, in radii…
+LEADER_R = 0.7  # …a leader's
+DISC_R = 0.57  # the camel-colour disc in a piece, in the piece's radius…
+DISC_RING = 2.2  # …and the ink ring around it, px
 
 # Camel colours (not player colours); each piece also shows its letter.
 CAMEL_RGB: Mapping[str, RGB] = {
@@ -377,18 +384,45 @@ def colour_letter(colour: str, lang: str) -> str:
     return catalogue.text(lang, f"desert.colour_letter.{colour}")
 
 
+def _piece_geometry(leader: bool) -> tuple[float, int, Point]:
+    """A piece's radius, its sprite's side and the shape's centre in the sprite
+    (a leader's lower, under its crown)."""
+    radius = RADIUS * (LEADER_R if leader else CAMEL_R)
+    d = round(radius * 2.9)
+    return radius, d, (d / 2, d / 2 + (radius * 0.12 if leader else 0))
+
+
+def piece_disc(seat: Seat, leader: bool) -> tuple[Point, float]:
+    """The camel-colour disc of a piece, in its sprite: centre and radius (px).
+    It sits at the shape's middle: a triangle's is lower than its box's."""
+    radius, _, (x, y) = _piece_geometry(leader)
+    if player_style(seat).shape == "triangle":
+        y += radius * 0.12
+    return (x, y), radius * DISC_R
+
+
+def _letter_at(text: str, size: int, centre: Point) -> Point:
+    """Where to anchor ``text`` ("ls": left, baseline) so its ink is centred on
+    ``centre``, descenders and capitals alike ("mm" centres the font's line,
+    not the letter, which left a "y" low in its disc)."""
+    left, top, right, bottom = font(size, True).getbbox(text, anchor="ls")
+    return centre[0] - (left + right) / 2, centre[1] - (top + bottom) / 2
+
+
 @drawing_cache
 @lru_cache(maxsize=128)  # 5 seats x 5 colours x leader or camel x 2 languages
 def _piece_sprite(seat: Seat, colour: str, leader: bool, lang: str = "en") -> Image.Image:
-    """A caravan piece: the OWNER's shape, rimmed in ink, banded in the owner's
-    mark colour, then a thick ink ring around the CAMEL colour, lettered with it
-    (w y o p g in English); leaders are bigger, lettered in capitals and wear a crown
-    (their rider). The ink ring keeps band and fill apart, and the band's
-    colour is never close to the fill's (:func:`mark_colour`)."""
+    """A caravan piece: the OWNER's shape, rimmed in ink and filled with the
+    owner's mark colour, holding a disc of the CAMEL colour in a thick ink
+    ring, lettered with the camel colour (w y o p g in English) at a size
+    legible on a phone (:data:`LETTER_SIZE`); leaders are bigger, lettered in
+    capitals and wear a crown (their rider). The disc has the same room in
+    every shape, so the letter never runs into the ink; the ink ring keeps
+    band and fill apart, and the band's colour is never close to the
+    fill's (:func:`mark_colour`)."""
     style = player_style(seat)
-    radius = RADIUS * (0.68 if leader else 0.58)
-    d = round(radius * 2.9)
-    centre = (d / 2, d / 2 + (radius * 0.12 if leader else 0))
+    radius, d, centre = _piece_geometry(leader)
+    disc_centre, disc = piece_disc(seat, leader)
     fill = CAMEL_RGB.get(colour, PAPER)
     mark = mark_colour(seat)
 
@@ -397,23 +431,26 @@ def _piece_sprite(seat: Seat, colour: str, leader: bool, lang: str = "en") -> Im
         r = radius * k
         draw.polygon(shape_points(style.shape, c, r * 1.08), fill=INK)
         draw.polygon(shape_points(style.shape, c, r * 0.96), fill=mark)
-        draw.polygon(shape_points(style.shape, c, r * 0.73), fill=INK)
-        draw.polygon(shape_points(style.shape, c, r * 0.6), fill=fill)
+        x, y = disc_centre[0] * k, disc_centre[1] * k
+        ring = (disc + DISC_RING) * k
+        draw.ellipse((x - ring, y - ring, x + ring, y + ring), fill=INK)
+        draw.ellipse((x - disc * k, y - disc * k, x + disc * k, y + disc * k), fill=fill)
         if leader:  # the rider: a crown on top of the piece
             lift = 1.3 if style.shape == "triangle" else 1.02
             draw_crown(draw, (c[0], c[1] - r * lift), r * 0.5)
 
     sprite = supersampled((d, d), paint, _SPRITE)
     letter = colour_letter(colour, lang)
-    text_y = centre[1] + (radius * 0.18 if style.shape == "triangle" else 0)
+    text = letter.upper() if leader else letter
     draw_text(
         ImageDraw.Draw(sprite),
-        (centre[0], text_y),
-        letter.upper() if leader else letter,
-        round(radius * (0.8 if leader else 0.92)),
+        _letter_at(text, LETTER_SIZE, disc_centre),
+        text,
+        LETTER_SIZE,
         INK,
-        anchor="mm",
+        anchor="ls",
         bold=True,
+        role="value",
     )
     return sprite
 

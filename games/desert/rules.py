@@ -12,6 +12,7 @@ from games.desert.board import NAMES, Layout, layout
 from games.desert.messages import illegal
 from games.desert.model import COLOURS
 from games.desert.state import EMPTY, NCOLOURS, DesertState, caravan_id
+from games.text import Player
 
 # --------------------------------------------------------------------------- shared
 
@@ -31,7 +32,7 @@ def _occupied(s: DesertState, sq: int, rule: str) -> IllegalMove:
         "desert.occupied",
         rule=rule,
         space=NAMES[sq],
-        other=cid // NCOLOURS + 1,
+        other=Player(cid // NCOLOURS),
         colour=COLOURS[cid % NCOLOURS],
     )
 
@@ -63,7 +64,7 @@ def _r2_r3_error(s: DesertState, lay: Layout, sq: int) -> IllegalMove | None:
             return illegal(
                 "desert.r3",
                 space=NAMES[sq],
-                other=cid // NCOLOURS + 1,
+                other=Player(cid // NCOLOURS),
                 colour=COLOURS[cid % NCOLOURS],
                 at=NAMES[n],
             )
@@ -94,7 +95,7 @@ def check_leader(s: DesertState, seat: Seat, colour: int, sq: int) -> None:
     if s.leaders[caravan_id(seat, colour)] != EMPTY:
         raise illegal("desert.r4_placed", colour=COLOURS[colour])
     if colour not in leader_colours(s, seat):
-        raise illegal("desert.r5", other=s.round1.index(colour) + 1, colour=COLOURS[colour])
+        raise illegal("desert.r5", other=Player(s.round1.index(colour)), colour=COLOURS[colour])
     lay = layout(s.players)
     error = _r1_error(s, lay, sq)
     if error is not None:
@@ -175,7 +176,7 @@ def check_camel(s: DesertState, seat: Seat, colour: int, sq: int) -> None:
         raise _occupied(s, sq, "R8")
     owner = s.areas[sq]
     if owner != EMPTY and owner != seat:
-        raise illegal("desert.r11", space=NAMES[sq], other=owner + 1)
+        raise illegal("desert.r11", space=NAMES[sq], other=Player(owner))
     own = caravan_id(seat, colour)
     if all(s.cells[n] != own for n in lay.neighbours[sq]):
         raise illegal("desert.r9", space=NAMES[sq], colour=COLOURS[colour])
@@ -184,7 +185,7 @@ def check_camel(s: DesertState, seat: Seat, colour: int, sq: int) -> None:
         raise illegal(
             "desert.r10",
             space=NAMES[sq],
-            other=s.cells[rival] // NCOLOURS + 1,
+            other=Player(s.cells[rival] // NCOLOURS),
             colour=COLOURS[colour],
             at=NAMES[rival],
         )

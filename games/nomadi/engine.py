@@ -2,11 +2,17 @@
 
 Seats are 0-based (seat 0 is the spec's seat 1). Movement rules live in
 ``rules.py``, the notation in ``notation.py``, what a seat sees in ``views.py``.
+
+Setup (§4) departs from the printed order by default: each seat places its
+share of the extra cards and all its pawns in one turn, seat by seat, so
+the game posts once per player before the first roll (option ``setup``,
+the rulebook's "One turn each"); ``setup: alternate`` keeps the printed
+one-placement-a-turn order, and so do the games stored before the option.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -51,14 +57,18 @@ from games.nomadi.model import (
     name,
 )
 from games.nomadi.state import (
+    SETUP_PHASES,
     Deal,
     NomadiState,
     Pawn,
     arrivals,
+    card_share,
+    cards_owed,
     crossed,
     dump_state,
     goal,
     load_state,
+    pawns_owed,
     placer,
 )
 from games.nomadi.views import build_view, hand_lines
@@ -68,7 +78,14 @@ from games.text import Term
 OPTIONS = (
     OptionSpec("course", ("full", "short"), "full"),
     OptionSpec("bribes", ("off", "on"), "off"),
+    # grouped: each player's whole setup in one turn (one post each, §4);
+    # alternate: one card or pawn per turn, round and round, as printed.
+    OptionSpec("setup", ("grouped", "alternate"), "grouped"),
 )
+# The options every game was stored with before the setup option existed (the
+# platform stores them resolved): such a game keeps the alternate setup it was
+# played with, so its move log still replays from the seed.
+_BEFORE_SETUP_OPTION = frozenset({"course", "bribes"})
 
 
 @lru_cache(maxsize=512)
@@ -119,6 +136,8 @@ class NomadiGame(Game[NomadiState, Move]):
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Nomadi is for 2-5 players, not {players}")
         chosen = resolve_options(self.options, options)
+        if options is not None and set(options) == _BEFORE_SETUP_OPTION:
+            chosen["setup"] = "alternate"
         rng = Rng.from_seed(seed)
         values, rng = rng.shuffled(CARD_VALUES)
         water = len(BOARD.water)
@@ -127,7 +146,7 @@ class NomadiGame(Game[NomadiState, Move]):
             players=players,
             course=chosen["course"],
             bribes=chosen["bribes"],
-            phase="cards",
+            phase="setup" if chosen["setup"] == "grouped" else "cards",
             rng=rng,
             values=values,
             board_cards=tuple((sq, card) for card, sq in enumerate(BOARD.water)),
@@ -144,6 +163,18 @@ class NomadiGame(Game[NomadiState, Move]):
         s = state
         if s.phase == "over":
             return ()
+        if s.phase == "setup":
+            seat = placer(s)
+            cards, pawns = cards_owed(s, seat), pawns_owed(s, seat)
+            if not cards:
+                return (Decision(seat, "nomadi.decision.pawn", {"count": pawns}),)
+            if not pawns:
+                return (Decision(seat, "nomadi.decision.card", {"count": cards}),)
+            counts = {
+                "cards": Term("nomadi.count.cards", {"count": cards}),
+                "pawns": Term("nomadi.count.pawns", {"count": pawns}),
+            }
+            return (Decision(seat, "nomadi.decision.setup", counts),)
         if s.phase == "cards":
             return (Decision(placer(s), "nomadi.decision.card", {"count": len(s.pile)}),)
         if s.phase == "caravan":
@@ -187,16 +218,17 @@ class NomadiGame(Game[NomadiState, Move]):
 
     def legal_moves(self, state: NomadiState, seat: Seat) -> list[Move]:
         s = state
-        if s.phase == "cards":
+        if s.phase in SETUP_PHASES:
             if seat != placer(s):
                 return []
-            taken = {sq for sq, _ in s.board_cards} | card_squares_forbidden(s.course)
-            return [PlaceCard(sq) for sq in range(SQUARES) if sq not in taken]
-        if s.phase == "caravan":
-            if seat != placer(s):
-                return []
-            occ = rules.occupancy(s)
-            return [PlacePawn(sq) for sq in sorted(BOARD.start) if sq not in occ]
+            moves: list[Move] = []
+            if cards_owed(s, seat):  # R1
+                taken = {sq for sq, _ in s.board_cards} | card_squares_forbidden(s.course)
+                moves.extend(PlaceCard(sq) for sq in range(SQUARES) if sq not in taken)
+            if pawns_owed(s, seat) and s.phase != "cards":  # R2
+                occ = rules.occupancy(s)
+                moves.extend(PlacePawn(sq) for sq in sorted(BOARD.start) if sq not in occ)
+            return moves
         if s.phase != "turn":
             return []
         if s.deal is not None:
@@ -210,7 +242,7 @@ class NomadiGame(Game[NomadiState, Move]):
             can_buy = d.price == 0 or s.coins[d.owner] >= d.price
             return [Buy(), Refuse()] if can_buy else [Refuse()]
         if seat == s.active:
-            moves: list[Move] = [Reroll(), Pay()] if roll_choice(s) else list(_die_moves(s))
+            moves = [Reroll(), Pay()] if roll_choice(s) else list(_die_moves(s))
             moves.extend(Accept(o) for o, amount, _ in s.offers if s.coins[o] >= amount)
             return moves
         if seat in self._bribers(s):
@@ -245,14 +277,18 @@ class NomadiGame(Game[NomadiState, Move]):
             return illegal("nomadi.err.over")
         if seat not in self.to_act(s):
             return illegal("nomadi.err.not_your_turn")
-        if isinstance(move, PlaceCard) and s.phase == "cards":
+        if isinstance(move, PlaceCard) and s.phase in SETUP_PHASES and cards_owed(s, seat):
             if move.square in card_squares_forbidden(s.course):
                 return illegal("nomadi.err.card_area", square=name(move.square))
             return illegal("nomadi.err.card_taken", square=name(move.square))
-        if isinstance(move, PlacePawn) and s.phase == "caravan":
+        if isinstance(move, PlacePawn) and s.phase in ("setup", "caravan") and pawns_owed(s, seat):
             if move.square not in BOARD.start:
                 return illegal("nomadi.err.pawn_area", square=name(move.square))
             return illegal("nomadi.err.occupied", square=name(move.square))
+        if isinstance(move, PlaceCard) and s.phase == "setup":
+            return illegal("nomadi.err.cards_placed", count=card_share(s.players, seat))
+        if isinstance(move, PlacePawn) and s.phase == "setup":
+            return illegal("nomadi.err.pawns_placed", count=PAWNS_EACH[s.players])
         if isinstance(move, DieMove) and s.phase == "turn" and s.deal is None and seat == s.active:
             if roll_choice(s):
                 return illegal("nomadi.err.no_usable")
@@ -272,7 +308,7 @@ class NomadiGame(Game[NomadiState, Move]):
         if isinstance(move, Bribe) and seat in self._bribers(s):
             return illegal("nomadi.err.bribe", top=s.coins[seat])
         if isinstance(move, Accept) and seat == s.active:
-            return illegal("nomadi.err.no_offer", seat=move.seat + 1)
+            return illegal("nomadi.err.no_offer", player=player(move.seat))
         return illegal("nomadi.err.not_now")
 
     def _apply(self, s: NomadiState, seat: Seat, move: Move, events: list[Event]) -> NomadiState:
@@ -281,9 +317,9 @@ class NomadiGame(Game[NomadiState, Move]):
             cards = tuple(sorted((*s.board_cards, (move.square, card))))
             events.append(Event("nomadi.log.card_placed", {"square": name(move.square)}, seat))
             s = replace(s, board_cards=cards, pile=pile, path=(move.square,))
-            if not pile:
+            if not pile and s.phase == "cards":
                 s = replace(s, phase="caravan")
-            return s
+            return self._after_placement(s, events)
         if isinstance(move, PlacePawn):
             index = next(i for i, p in enumerate(s.pawns) if p.square < 0 and p.owner == seat)
             pawns = list(s.pawns)
@@ -296,9 +332,7 @@ class NomadiGame(Game[NomadiState, Move]):
                 )
             )
             s = replace(s, pawns=tuple(pawns), path=(move.square,))
-            if all(p.square >= 0 for p in s.pawns):
-                s = self._begin_turn(replace(s, phase="turn"), 0, events)
-            return s
+            return self._after_placement(s, events)
         if isinstance(move, DieMove):
             return self._die(s, move, events)
         if isinstance(move, Reroll):
@@ -346,6 +380,13 @@ class NomadiGame(Game[NomadiState, Move]):
         raise illegal("nomadi.err.not_now")
 
     # ------------------------------------------------------------------ turns
+
+    def _after_placement(self, s: NomadiState, events: list[Event]) -> NomadiState:
+        """Every card and pawn placed: seat 1 takes the first turn (§4.6). The
+        grouped setup lets a seat place its pawns before its cards."""
+        if s.pile or any(p.square < 0 for p in s.pawns):
+            return s
+        return self._begin_turn(replace(s, phase="turn"), 0, events)
 
     def _roll(self, s: NomadiState, events: list[Event]) -> NomadiState:
         rng = s.rng
@@ -626,6 +667,11 @@ class NomadiGame(Game[NomadiState, Move]):
     def format_move(self, move: Move) -> str:
         return notation.format_move(move)
 
+    def format_command(self, moves: Sequence[Move]) -> str:
+        """A whole setup names ``card`` and ``place`` once each (``card F9 G10
+        place M16 N16 …``): a player's setup fits Discord's 100 characters."""
+        return notation.format_moves(moves)
+
     def move_words(self, move: Move) -> Term | None:
         """``carte F9``, ``prix 2``, ``acheter``…: the parser reads them too (a die
         move, ``3 J12-G12``, reads the same in every language)."""
@@ -635,7 +681,7 @@ class NomadiGame(Game[NomadiState, Move]):
         if isinstance(move, Offer):
             return Term("nomadi.move.offer", {"price": move.price})
         if isinstance(move, Accept):
-            return Term("nomadi.move.accept", {"seat": move.seat + 1})
+            return Term("nomadi.move.accept", {"seat": move.seat + 1, "player": player(move.seat)})
         if isinstance(move, Bribe):
             words = Term("nomadi.move.bribe", {"amount": move.amount})
             if not move.message:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games import catalogue
 from games.contract import IllegalMove, InvalidMove, Seat
 from games.nomadi.model import COLOURS
-from games.text import Param, Term
+from games.text import Param, Player, Term
 
 catalogue.add_source("games.nomadi")
 
@@ -21,9 +21,10 @@ def colour(seat: Seat) -> Term:
     return Term(f"nomadi.colour.{COLOURS[seat]}")
 
 
-def player(seat: Seat) -> Term:
-    """Another seat named in a message: its colour and seat number."""
-    return Term("nomadi.player", {"colour": colour(seat), "seat": seat + 1})
+def player(seat: Seat) -> Player:
+    """A seat named in a message: the platform names the person; without the
+    table's names, its colour and seat number."""
+    return Player(seat, Term("nomadi.player", {"colour": colour(seat), "seat": seat + 1}))
 
 
 def illegal(key: str, **params: Param) -> IllegalMove:

@@ -265,11 +265,12 @@ class NomadiView:
     viewer: Seat | None
     course: str
     bribes: str
-    phase: str  # cards, caravan, turn, over
+    phase: str  # setup (or cards, caravan: the alternate setup), turn, over
     active: Seat
     pawns: tuple[PawnView, ...]
     cards: tuple[int, ...]  # squares holding a face-down card
     pile: int  # cards left to place in setup
+    owed: tuple[int, ...]  # per seat, the extra cards it has still to place (setup)
     coins: tuple[int, ...]
     held: tuple[tuple[int | None, ...], ...]  # per seat, each held card's value if known
     dice: tuple[int, ...]

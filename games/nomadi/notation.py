@@ -2,6 +2,11 @@
 ``pay``, ``offer 2``, ``buy``, ``refuse``, and with bribes ``bribe 3 [message]``,
 ``pass``, ``accept 2``. Moves may be chained with ``;``, ``,`` or spaces.
 
+A square alone is a setup placement: a pawn on a start square, a card
+anywhere else (no card may lie in the start area, no pawn be placed outside
+it). So a whole setup reads ``card F9 G10 place M16 N16 O16``, the way
+:func:`format_moves` writes it.
+
 The French words (``carte F9``, ``placer N17``, ``relancer``, ``payer``,
 ``prix 2``, ``acheter``, ``refuser``, ``soudoyer 3``, ``passer``,
 ``accepter 2``) are read too: they are what French players see suggested.
@@ -10,9 +15,11 @@ The French words (``carte F9``, ``placer N17``, ``relancer``, ``payer``,
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from games.nomadi.messages import invalid
 from games.nomadi.model import (
+    BOARD,
     Accept,
     Bribe,
     Buy,
@@ -40,7 +47,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("die", r"([1-6])\s+" + _SQ + r"\s*-\s*" + _SQ),
         ("word", r"(reroll|pay|buy|refuse|pass)"),
         ("offer", r"offer\s+(\d{1,4})"),
-        ("accept", r"accept\s+(\d{1,2})"),
+        # "accept 2 (🔵 Zoë)", as the suggestion reads: the bracket is a comment.
+        ("accept", r"accept\s+(\d{1,2})(?:\s*\((?:[^()]|\([^()]*\)){0,80}\))?"),
         ("square", _SQ),
     )
 )
@@ -106,8 +114,10 @@ def parse_text(text: str) -> tuple[Move, ...]:
         groups = found.groups()
         if kind == "card":
             moves.append(PlaceCard(_sq(groups[0])))
-        elif kind in ("place", "square"):
+        elif kind == "place":
             moves.append(PlacePawn(_sq(groups[0])))
+        elif kind == "square":
+            moves.append(_placement(_sq(groups[0])))
         elif kind == "die":
             moves.append(DieMove(int(groups[0]), _sq(groups[1]), _sq(groups[2])))
         elif kind == "word":
@@ -120,6 +130,30 @@ def parse_text(text: str) -> tuple[Move, ...]:
     if not moves:
         raise invalid("nomadi.err.empty")
     return tuple(moves)
+
+
+def _placement(sq: int) -> Move:
+    """A square alone: the one placement it can be (R1, R2)."""
+    return PlacePawn(sq) if sq in BOARD.start else PlaceCard(sq)
+
+
+def format_moves(moves: Sequence[Move]) -> str:
+    """Several moves as one command: a run of cards or pawns names its word
+    once (``card F9 G10 place M16 N16``), since a square alone reads back as
+    the same placement; everything else as :func:`format_move` writes it."""
+    parts: list[str] = []
+    previous: Move | None = None
+    for move in moves:
+        if (
+            isinstance(move, PlaceCard | PlacePawn)
+            and type(move) is type(previous)
+            and _placement(move.square) == move
+        ):
+            parts.append(name(move.square))
+        else:
+            parts.append(format_move(move))
+        previous = move
+    return " ".join(parts)
 
 
 def format_move(move: Move) -> str:

@@ -15,7 +15,9 @@ finish line, A1-D4 then being ordinary squares); the thirteen water points
 as wells. Those never change during a game, so they form a static layer
 cached per course; each render copies it and draws only what moves:
 the face-down cards, the name of every square without a pawn, the last die
-move's path, pawns, the pending card deal, the dice and the panel.
+move's path and the turn's earlier moves (a jump along the squares it
+crossed, turning where it turned, never across a diagonal: R6), pawns, the
+pending card deal, the dice and the panel.
 
 Pawns are filled with their owner's Nomadi colour (blue, yellow, red,
 green, black) *and* cut in the owner's shape (:func:`render.palette.player_style`,
@@ -49,7 +51,8 @@ from games.nomadi.model import (  # importing games.nomadi adds its catalogue
     NomadiView,
     name,
 )
-from games.text import Params
+from games.nomadi.rules import path_to
+from games.text import Params, Term
 from render.grids import SquareGrid, draw_grid_labels
 from render.palette import (
     BACKDROP,
@@ -595,10 +598,24 @@ def _recent_moves(view: NomadiView) -> tuple[tuple[int, int, int], ...]:
     return ()
 
 
+def move_paths(view: NomadiView) -> tuple[tuple[int, ...], ...]:
+    """The squares each shown move went through (:func:`_recent_moves`, in
+    order): a jump along the squares it crossed, orthogonal steps turning at
+    most once (R6), found on the board as it stood before the move (the later
+    moves taken back); a 1 is its one step, diagonal or not (R5)."""
+    occupied = {p.square for p in view.pawns if p.square >= 0}
+    paths: list[tuple[int, ...]] = []
+    for die, frm, to in reversed(_recent_moves(view)):
+        occupied = occupied - {to} | {frm}
+        paths.append(path_to(frm, die, to, occupied))
+    return tuple(reversed(paths))
+
+
 def _draw_moves(image: Image.Image, draw: ImageDraw.ImageDraw, view: NomadiView) -> None:
     """The last die move's path, square by square, as a cyan band (under the
     pawns it jumped), a ring where it started and its die value; the turn's
-    earlier moves as faint arrows, each tagged with its die."""
+    earlier moves as faint arrows along the squares they crossed, each tagged
+    with its die."""
     moves = _recent_moves(view)
     last = (
         moves[-1]
@@ -606,8 +623,8 @@ def _draw_moves(image: Image.Image, draw: ImageDraw.ImageDraw, view: NomadiView)
         else None
     )
     earlier = moves[:-1] if last is not None else moves
-    for _, frm, to in earlier:
-        _arrow(draw, centre_of(frm), centre_of(to))
+    for path in move_paths(view)[: len(earlier)]:
+        _arrow(draw, [centre_of(sq) for sq in path])
     if len(view.path) >= 2:
         points = [centre_of(sq) for sq in view.path]
         draw.line(points, fill=with_alpha(INK, 200), width=14, joint="curve")
@@ -622,9 +639,13 @@ def _draw_moves(image: Image.Image, draw: ImageDraw.ImageDraw, view: NomadiView)
         _die_tag(image, last[1], last[0], strong=True)
 
 
-def _arrow(draw: ImageDraw.ImageDraw, a: Point, b: Point) -> None:
-    """A straight arrow from ``a`` to ``b``, stopping short of the pawn on ``b``:
-    ink on a light halo, so it shows on sand, tints and pawns alike."""
+def _arrow(draw: ImageDraw.ImageDraw, points: Sequence[Point]) -> None:
+    """An arrow through ``points`` (square centres), stopping short of the pawn
+    on the last one: ink on a light halo, so it shows on sand, tints and pawns
+    alike. A jump's arrow bends where the jump turned, never cutting across."""
+    if len(points) < 2:
+        return
+    a, b = points[-2], points[-1]
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy)
     if length < 1:
@@ -642,9 +663,10 @@ def _arrow(draw: ImageDraw.ImageDraw, a: Point, b: Point) -> None:
         ]
 
     base = (tip[0] - ux * head * 0.8, tip[1] - uy * head * 0.8)
-    draw.line([a, base], fill=with_alpha(PAPER, 170), width=7)
+    line = [*points[:-1], base]
+    draw.line(line, fill=with_alpha(PAPER, 170), width=7, joint="curve")
     draw.polygon(head_points(2.5), fill=with_alpha(PAPER, 170))
-    draw.line([a, base], fill=with_alpha(INK, 220), width=3)
+    draw.line(line, fill=with_alpha(INK, 220), width=3, joint="curve")
     draw.polygon(head_points(0), fill=with_alpha(INK, 220))
 
 
@@ -915,6 +937,8 @@ def cards_text(view: NomadiView, seat: Seat) -> str:
 
 def status_words(view: NomadiView, names: Sequence[str], lang: str) -> tuple[str, str]:
     """The panel's status line (the phase) and its note (what the acting seat does)."""
+    if view.phase == "setup":
+        return catalogue.text(lang, "nomadi.render.status.setup"), setup_note(view, lang)
     if view.phase == "cards":
         note = _word(lang, "nomadi.render.note.cards", {"count": view.pile})
         return catalogue.text(lang, "nomadi.render.status.cards"), note
@@ -940,6 +964,25 @@ def status_words(view: NomadiView, names: Sequence[str], lang: str) -> tuple[str
     else:
         note = _word(lang, "nomadi.render.note.price", {"owner": owner})
     return f"{round_} · {where}", note
+
+
+def setup_note(view: NomadiView, lang: str) -> str:
+    """What the seat placing its setup (grouped) has left to place: "3 cards
+    and 8 pawns", or what remains of one kind."""
+    if not view.awaiting:
+        return ""
+    seat = view.awaiting[0]
+    cards = view.owed[seat]
+    pawns = sum(1 for p in view.pawns if p.owner == seat and p.square < 0)
+    if not pawns:
+        return _word(lang, "nomadi.render.note.cards", {"count": cards})
+    if not cards:
+        return _word(lang, "nomadi.render.note.pawns", {"count": pawns})
+    counts: Params = {
+        "cards": Term("nomadi.count.cards", {"count": cards}),
+        "pawns": Term("nomadi.count.pawns", {"count": pawns}),
+    }
+    return _word(lang, "nomadi.render.note.setup", counts)
 
 
 def _paint_pawn_cell(

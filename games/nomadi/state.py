@@ -37,7 +37,7 @@ class NomadiState:
     players: int
     course: str
     bribes: str
-    phase: str  # cards, caravan, turn, over
+    phase: str  # setup (or cards, caravan: SETUP_PHASES), turn, over
     rng: Rng
     values: tuple[int, ...]  # card id -> value (secret until known)
     board_cards: tuple[tuple[int, int], ...]  # (square, card id), sorted by square
@@ -66,8 +66,42 @@ class NomadiState:
 EXTRA_CARDS = len(CARD_VALUES) - len(BOARD.water)  # placed by the players in setup
 
 
+# Setup phases. "setup" (option setup: grouped, §4): from seat 1 on, each seat
+# places its share of the extra cards and all its pawns in one turn, so the
+# game posts once per player before the first roll. "cards" then "caravan"
+# (option setup: alternate, and every game stored before the option existed):
+# one card or pawn per turn, round and round, as printed (§4.4, §4.5).
+SETUP_PHASES = ("setup", "cards", "caravan")
+
+
+def card_share(players: int, seat: Seat) -> int:
+    """How many of the extra cards ``seat`` places: dealt round and round from
+    seat 1 (§4.4), so with 2 players 3 and 2, with 5 one each."""
+    return len(range(seat, EXTRA_CARDS, players))
+
+
+def cards_owed(s: NomadiState, seat: Seat) -> int:
+    """Extra cards ``seat`` has still to place (public: the pile is counted)."""
+    placed = EXTRA_CARDS - len(s.pile)
+    if s.phase == "cards":  # round and round: card k is seat k mod n's
+        return card_share(s.players, seat) - len(range(seat, placed, s.players))
+    if s.phase != "setup":
+        return 0
+    # Seat by seat: the seats before this one placed their whole share first.
+    before = sum(card_share(s.players, other) for other in range(seat))
+    return max(0, min(card_share(s.players, seat), before + card_share(s.players, seat) - placed))
+
+
+def pawns_owed(s: NomadiState, seat: Seat) -> int:
+    """Pawns of ``seat`` still in the box (setup)."""
+    return sum(1 for p in s.pawns if p.owner == seat and p.square < 0)
+
+
 def placer(s: NomadiState) -> Seat:
-    """Whose setup placement it is: cards then pawns, each round and round from seat 1."""
+    """Whose setup placement it is. Grouped: the first seat with anything left
+    to place. Alternate: cards then pawns, each round and round from seat 1."""
+    if s.phase == "setup":
+        return next(seat for seat in range(s.players) if cards_owed(s, seat) or pawns_owed(s, seat))
     if s.phase == "cards":
         return (EXTRA_CARDS - len(s.pile)) % s.players
     return sum(1 for p in s.pawns if p.square >= 0) % s.players

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.contract import Event, Seat
 from games.nomadi.messages import player
 from games.nomadi.model import BOARD, DealView, NomadiView, PawnView
-from games.nomadi.state import NomadiState, arrivals, crossed, goal
+from games.nomadi.state import NomadiState, arrivals, cards_owed, crossed, goal
 
 
 def build_view(
@@ -48,6 +48,7 @@ def build_view(
         ),
         cards=tuple(sq for sq, _ in s.board_cards),
         pile=len(s.pile),
+        owed=tuple(cards_owed(s, seat) for seat in range(s.players)),
         coins=s.coins,
         held=tuple(tuple(value(c) for c in held) for held in s.held),
         dice=s.dice,

@@ -22,6 +22,8 @@ SPEC = GameSpec(
     package=__name__,
     picture="games.oasis.picture:OasisPicture",
     commands="games.oasis.commands",
+    # One per seat, the colour of its pieces on the board (picture.seat_colour).
+    marks=("🔴", "🔵", "🟢", "🟡", "⚫"),
 )
 
 __all__ = [

@@ -16,7 +16,7 @@ from typing import Any
 
 from games.contract import Decision, Event, Game, MoveError, Outcome, Seat, Step, resolve_options
 from games.oasis import notation, rules
-from games.oasis.messages import colour, illegal, player
+from games.oasis.messages import illegal, player
 from games.oasis.model import (
     AUTO,
     BOARD,
@@ -195,7 +195,7 @@ class OasisGame(Game[OasisState, Move]):
                 return illegal("oasis.err.take_now")
             offers = open_offers(s)
             if move.seat not in offers:
-                return illegal("oasis.err.no_offer", seat=move.seat + 1)
+                return illegal("oasis.err.no_offer", player=player(move.seat))
             if move.seat == seat and len(offers) > 1:
                 return illegal("oasis.err.r7")
             return None
@@ -617,7 +617,7 @@ class OasisGame(Game[OasisState, Move]):
         if isinstance(move, Reveal | Stop):
             return Term(f"oasis.move.{notation.format_move(move)}")
         if isinstance(move, Take):
-            return Term("oasis.move.take", {"seat": move.seat + 1, "colour": colour(move.seat)})
+            return Term("oasis.move.take", {"seat": move.seat + 1, "player": player(move.seat)})
         if isinstance(move, Tile):
             where = f"{move.land} {name(move.square)}"
             if move.pawn == NOCLAIM:

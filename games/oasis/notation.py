@@ -49,7 +49,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("pass", r"(?:pass|passer)"),
         ("reveal", r"(?:reveal|reveler|revele)"),
         ("stop", r"(?:stop|arreter|arrete)"),
-        ("take", r"(?:take|prendre|prends)\s+([1-5])(?:\s*\([^)]{0,30}\))?"),
+        # "take 2 (🔴 Zoë)", as the suggestion reads: the words in brackets
+        # (a name, one level of brackets inside) are a comment.
+        ("take", r"(?:take|prendre|prends)\s+([1-5])(?:\s*\((?:[^()]|\([^()]*\)){0,80}\))?"),
         ("move", r"(?:camel|chameau)\s+" + _SQ + r"\s*[>-]\s*" + _SQ),
         ("camel", r"(?:camel|chameau)\s+" + _SQ),
         ("tile", _LAND + r"\s+" + _SQ + _CLAIM),

@@ -3,9 +3,12 @@
 Layout, 1100 px wide: the 15 x 13 square board on top (column letters A-O
 above and below, row numbers 1-13 left and right, row 1 on top); under it
 the table: the public piles (landscape tiles, multiplier tiles, the draw
-and discard piles, how full the camel track is) and this round's offers in
-rank order (the hierarchy: each seat's rank tile, the tile it received this
-round, its face-up cards, dimmed once taken, and who took them); then the
+and discard piles, how full the camel track is) and this round's offers, a
+table in rank order (the hierarchy) under column titles: each seat's rank
+tile and the tile it received this round, the offering player (token and
+name), its face-up cards in words ("2 oasis tiles", "3 camels", "2 goods",
+"1 well", "3 cards"), dimmed once taken, and who took them (token and
+name); then the
 shared score panel (:mod:`render.panel`) with each player's public state:
 rank, cards in the stack, face-down multiplier tiles (how many), pawns and
 camels left in the supply, largest herd and squares owned per landscape;
@@ -25,9 +28,10 @@ colour *and* a pattern (oasis: palm, steppe: grass, stony desert: stones)
 game colour (red, blue, green, yellow, black, spec §2) *and* its marker
 shape with its seat number (:func:`render.palette.player_style`) on every
 pawn and camel. A domain is framed in its owner's colour and carries the
-owner's pawn; an unowned domain has a dashed paper-and-ink frame and no
-pawn. A player's camels that touch along the track (a herd) are joined by
-a band of their colour.
+owner's pawn, in a corner of its square so the tile's letter and most of
+its pattern stay in sight (on a one-tile domain too); an unowned domain has
+a dashed paper-and-ink frame and no pawn. A player's camels that touch
+along the track (a herd) are joined by a band of their colour.
 
 Hidden information (spec §9): the board never shows which multiplier tiles
 a player holds, whoever looks (the view's ``viewer`` is not read), only how
@@ -43,6 +47,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
@@ -161,8 +166,10 @@ CHIP: RGB = (240, 232, 214)
 CHIP_DIM: RGB = (100, 88, 76)
 CHIP_DIM_TEXT: RGB = (226, 216, 196)
 
-PAWN_R = CELL * 0.32  # a pawn's radius, px
 CAMEL_R = CELL * 0.25  # a camel's radius, px
+PAWN_R = CAMEL_R  # a pawn's radius, px: it stands in a corner of its tile…
+PAWN_AT = 0.68  # …its centre this far into the square, across and down
+
 _SPRITE = 4  # supersampling factor for sprites
 TIMES = "\u00d7"  # "×"
 
@@ -711,10 +718,18 @@ def _draw_camels(image: Image.Image, draw: ImageDraw.ImageDraw, view: OasisView)
         paste_centred(image, piece_sprite(seat, CAMEL_R, False), centre_of(sq))
 
 
+def pawn_centre(sq: int) -> Point:
+    """Where an owner pawn stands on its tile: the bottom-right quarter, so the
+    tile's letter (top left) and most of its pattern stay in sight even on
+    a one-tile domain."""
+    x0, y0, _, _ = box_of(sq)
+    return x0 + CELL * PAWN_AT, y0 + CELL * PAWN_AT
+
+
 def _draw_pawns(image: Image.Image, view: OasisView) -> None:
     for domain in view.domains:
         if domain.owner is not None and domain.pawn is not None:
-            paste_centred(image, piece_sprite(domain.owner, PAWN_R, True), centre_of(domain.pawn))
+            paste_centred(image, piece_sprite(domain.owner, PAWN_R, True), pawn_centre(domain.pawn))
 
 
 def _draw_last(draw: ImageDraw.ImageDraw, view: OasisView) -> None:
@@ -758,19 +773,25 @@ def _draw_space_names(image: Image.Image, view: OasisView) -> None:
 TABLE_INSET = 26  # image side to the table's cards, as the panel's
 PILE_LINE = 46  # one line of piles
 PILES_H = 2 * PILE_LINE + 22  # the piles' card, and the gap after it
-OFFERS_HEADER = 44
+OFFERS_TITLE = 40  # the table's title line
+OFFERS_COLUMNS = 30  # its column titles
 OFFER_ROW = 52
 SCORING_LINE = 40  # the scoring rule, once over
 OFFERS_PAD = 18  # below the last row, and the gap before the panel
 ICON = 32  # px: a pile's or a chip's icon
 RANK_TILE = 36  # px: a rank tile
+RANK_COL = 110  # px: the rank column (the tile held and the tile received)
+ROW_PAD = 8  # px: a row's side to its first and last column
+COLUMN_GAP = 16  # px: between two columns of the offer table
+CHIP_GAP = 8  # px: between two cards of an offer
+NAME_ROOM = 84  # px: a name is never shortened below this to make room for the cards
 WARN_TILES = 4  # a landscape pile this low is shown as a warning
 
 
 def table_height(view: OasisView) -> int:
     """Height of the table under the board: the piles and the offers."""
     over = SCORING_LINE if view.phase == "over" else 0
-    return PILES_H + OFFERS_HEADER + OFFER_ROW * len(view.order) + over + OFFERS_PAD
+    return PILES_H + OFFERS_TITLE + OFFERS_COLUMNS + OFFER_ROW * len(view.order) + over + OFFERS_PAD
 
 
 def _draw_table(
@@ -837,6 +858,92 @@ def _draw_piles(
             draw_text(draw, (right, mid), cards, SCORE_SIZE, PAPER, anchor="rm", role="score")
 
 
+@dataclass(frozen=True)
+class OfferColumns:
+    """Where the offer table's columns start (x, px) and how wide the names
+    and the cards may be: rank tiles, the offering player, the cards offered,
+    who took them."""
+
+    rank: float
+    player: float
+    offer: float
+    taken: float
+    player_name: float  # room for the offering player's name
+    offer_width: float  # room for the cards
+    taken_name: float  # room for the taker's name
+
+
+def offer_words(code: str, lang: str) -> str:
+    """A face-up card as the offer table says it: what taking it gives, in
+    words ("2 oasis tiles", "3 camels", "2 goods", "1 well", "3 cards")."""
+    kind = card(code)
+    if kind.effect in LANDS:
+        term = Term(
+            "oasis.owed.tiles", {"count": kind.amount, "land": Term(f"oasis.land.{kind.effect}")}
+        )
+    elif kind.effect == "camels":
+        term = Term("oasis.owed.camels", {"count": kind.amount})
+    elif kind.effect in MULTIPLIERS:
+        term = multiplier_count(kind.effect, kind.amount)
+    else:
+        term = Term("oasis.picture.offer.cards", {"count": kind.amount})
+    return catalogue.term(lang, term)
+
+
+def _chip_width(text: str) -> float:
+    """A chip's natural width: its icon, its words and the padding."""
+    return ICON + 20 + text_width(text, SCORE_SIZE)
+
+
+def _offer_width(view: OasisView, seat: Seat, lang: str) -> float:
+    """The width a seat's offer takes at its natural size (0 without cards)."""
+    cards = view.offers[seat]
+    return sum(_chip_width(offer_words(c, lang)) for c in cards) + CHIP_GAP * max(0, len(cards) - 1)
+
+
+def offer_columns(view: OasisView, names: Sequence[str], lang: str) -> OfferColumns:
+    """The offer table's columns, fitted to this table: names take the room
+    they need unless the cards need it (then they are shortened, down to
+    :data:`NAME_ROOM`), the cards keep their words, and the takers go on the
+    right."""
+    left = TABLE_INSET + 14 + ROW_PAD
+    right = WIDTH - TABLE_INSET - 14 - ROW_PAD
+    token = 2 * CAMEL_R + 8  # a seat's token and the gap after it
+    titles = [
+        text_width(_word(lang, key), TITLE_SIZE, bold=True)
+        for key in (
+            "oasis.picture.col.player",
+            "oasis.picture.col.offer",
+            "oasis.picture.col.taken",
+        )
+    ]
+    seats = [s for s in view.order if s < len(names)]
+    takers = [t for s in seats if (t := view.taken[s]) is not None and t < len(names)]
+    player = max([titles[0] - token] + [text_width(names[s], NAME_SIZE, bold=True) for s in seats])
+    taken = max([titles[2] - token] + [text_width(names[t], NAME_SIZE) for t in takers])
+    offer = max([titles[1]] + [_offer_width(view, s, lang) for s in seats])
+    room = right - left - RANK_COL - 2 * COLUMN_GAP - 2 * token
+    excess = player + taken + offer - room
+    if excess > 0:  # shorten the longer names first, never below NAME_ROOM
+        spare = max(0.0, player - NAME_ROOM) + max(0.0, taken - NAME_ROOM)
+        cut = min(excess, spare)
+        if spare:
+            player -= cut * max(0.0, player - NAME_ROOM) / spare
+            taken -= cut * max(0.0, taken - NAME_ROOM) / spare
+    player_x = left + RANK_COL
+    offer_x = player_x + token + player + COLUMN_GAP
+    taken_x = right - token - taken
+    return OfferColumns(
+        rank=left,
+        player=player_x,
+        offer=offer_x,
+        taken=taken_x,
+        player_name=player,
+        offer_width=taken_x - COLUMN_GAP - offer_x,
+        taken_name=taken,
+    )
+
+
 def _draw_offers(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -845,11 +952,12 @@ def _draw_offers(
     lang: str,
     top: int,
 ) -> None:
-    """This round's offers, one row per seat in rank order (the hierarchy)."""
+    """This round's offers as a table, one row per seat in rank order (the
+    hierarchy), under column titles: rank, player, offer, taken by."""
     bottom = top + table_height(view) - PILES_H - OFFERS_PAD + 8
     _card(draw, top, bottom)
     left, right = TABLE_INSET + 14, WIDTH - TABLE_INSET - 14
-    mid = top + OFFERS_HEADER / 2 + 2
+    mid = top + OFFERS_TITLE / 2 + 2
     title = _word(lang, "oasis.render.offers")
     width = draw_text(
         draw, (left + 4, mid), title, TITLE_SIZE, MUTED, anchor="lm", bold=True, role="title"
@@ -860,9 +968,28 @@ def _draw_offers(
         draw_text(
             draw, (right - 4, mid), last, TITLE_SIZE, GOLD, anchor="rm", bold=True, role="title"
         )
-    y = top + OFFERS_HEADER
+    columns = offer_columns(view, names, lang)
+    mid = top + OFFERS_TITLE + OFFERS_COLUMNS / 2 - 3
+    for x, key in (
+        (columns.rank, "oasis.render.col.rank"),
+        (columns.player, "oasis.picture.col.player"),
+        (columns.offer, "oasis.picture.col.offer"),
+        (columns.taken, "oasis.picture.col.taken"),
+    ):
+        draw_text(
+            draw,
+            (x, mid),
+            _word(lang, key),
+            TITLE_SIZE,
+            MUTED,
+            anchor="lm",
+            bold=True,
+            role="title",
+        )
+    y = top + OFFERS_TITLE + OFFERS_COLUMNS
     for seat in view.order:
-        _draw_offer_row(image, draw, view, seat, names, lang, (left, y, right, y + OFFER_ROW - 6))
+        box = (left, y, right, y + OFFER_ROW - 6)
+        _draw_offer_row(image, draw, view, seat, names, lang, box, columns)
         y += OFFER_ROW
     if view.phase == "over":
         rule = fit_text(
@@ -899,6 +1026,25 @@ def _rank_tile(
     draw_text(draw, (x, y + 1), str(rank), SCORE_SIZE, INK, anchor="mm", bold=True, role="score")
 
 
+def _draw_seat(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    seat: Seat,
+    name: str,
+    xy: Point,
+    room: float,
+    *,
+    bold: bool = False,
+) -> None:
+    """A seat's token (its colour, shape and number) and its name beside it."""
+    x, mid = xy
+    paste_centred(image, piece_sprite(seat, CAMEL_R, False), (x + CAMEL_R, mid))
+    who = fit_text(name, NAME_SIZE, room, bold=bold)
+    draw_text(
+        draw, (x + 2 * CAMEL_R + 8, mid), who, NAME_SIZE, PAPER, anchor="lm", bold=bold, role="name"
+    )
+
+
 def _draw_offer_row(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -907,9 +1053,11 @@ def _draw_offer_row(
     names: Sequence[str],
     lang: str,
     box: Box,
+    columns: OfferColumns,
 ) -> None:
-    """Rank tile (and the tile received this round), the seat's token and
-    name, its cards (dimmed once taken) and the token of who took them."""
+    """One offer: the seat's rank tile (and the tile received this round),
+    its token and name, its cards in words (dimmed once taken), and the
+    token and name of who took them."""
     x0, y0, x1, y1 = box
     mid = (y0 + y1) / 2
     acting = seat == view.current and view.phase != "over"
@@ -920,41 +1068,42 @@ def _draw_offer_row(
         outline=GOLD if acting else None,
         width=2,
     )
-    _rank_tile(draw, view.ranks[seat], (x0 + 8 + RANK_TILE / 2, mid), RANK_TILE)
+    x = columns.rank
+    _rank_tile(draw, view.ranks[seat], (x + RANK_TILE / 2, mid), RANK_TILE)
     received = view.received[seat]
     if received:
-        draw_arrow(draw, (x0 + 58, mid), 6)
-        _rank_tile(draw, received, (x0 + 82, mid), RANK_TILE - 6, received=True)
-    x = x0 + 104
-    paste_centred(image, piece_sprite(seat, CAMEL_R, False), (x + 15, mid))
-    who = fit_text(names[seat], NAME_SIZE, 120, bold=acting)
-    draw_text(draw, (x + 40, mid), who, NAME_SIZE, PAPER, anchor="lm", bold=acting, role="name")
-    x += 40 + 122
-    taker = view.taken[seat]
-    limit = x1 - 64
+        draw_arrow(draw, (x + RANK_TILE + 14, mid), 6)
+        _rank_tile(draw, received, (x + RANK_TILE + 44, mid), RANK_TILE - 6, received=True)
+    name = names[seat] if seat < len(names) else ""
+    _draw_seat(image, draw, seat, name, (columns.player, mid), columns.player_name, bold=acting)
+    x = columns.offer
     cards = view.offers[seat]
+    taker = view.taken[seat]
     if not cards:
         key = "oasis.render.no_offer" if seat in view.out else "oasis.render.waiting"
         if seat in view.out or view.phase == "offer":
-            words = fit_text(_word(lang, key), TITLE_SIZE, limit - x, bold=True)
+            words = fit_text(_word(lang, key), TITLE_SIZE, columns.offer_width, bold=True)
             draw_text(
                 draw, (x, mid), words, TITLE_SIZE, MUTED, anchor="lm", bold=True, role="title"
             )
         return
-    texts = [_word(lang, f"oasis.card.{code}") for code in cards]
-    gap = 8
-    room = limit - x - gap * (len(cards) - 1)
-    natural = [ICON + 20 + text_width(t, SCORE_SIZE) for t in texts]
+    texts = [offer_words(code, lang) for code in cards]
+    room = columns.offer_width - CHIP_GAP * (len(cards) - 1)
+    natural = [_chip_width(t) for t in texts]
     share = room / len(cards)
     widths = natural if sum(natural) <= room else [min(w, share) for w in natural]
     for code, text, width in zip(cards, texts, widths, strict=True):
         _draw_chip(
             image, draw, code, text, (x, mid - 19, x + width, mid + 19), dim=taker is not None
         )
-        x += width + gap
+        x += width + CHIP_GAP
     if taker is not None:
-        draw_arrow(draw, (x1 - 52, mid), 7)
-        paste_centred(image, piece_sprite(taker, CAMEL_R, False), (x1 - 24, mid))
+        name = names[taker] if taker < len(names) else ""
+        _draw_seat(image, draw, taker, name, (columns.taken, mid), columns.taken_name)
+    elif view.phase != "offer":  # on the table, nobody has taken it yet
+        draw_text(
+            draw, (columns.taken, mid), "\u2014", TITLE_SIZE, MUTED, anchor="lm", role="title"
+        )
 
 
 def _draw_chip(

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from games.contract import Seat
+from games.oasis.messages import player
 from games.oasis.model import (
     AUTO,
     BOARD,
@@ -105,7 +106,7 @@ def _place(
             return "oasis.err.r16", {
                 "square": name(sq),
                 "land": land_word(land),
-                "player": Term("oasis.player_seat", {"seat": owner[0] + 1}),
+                "player": player(owner[0]),
                 "at": name(owner[1]),
             }
         return Placement("own", domain)

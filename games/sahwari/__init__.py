@@ -13,6 +13,8 @@ SPEC = GameSpec(
     package=__name__,
     picture="games.sahwari.picture:SahwariPicture",
     commands="games.sahwari.commands",
+    # One per seat, the colour of its pieces on the board (picture.seat_colour).
+    marks=("🔵", "🟠", "🟢", "🟣"),
 )
 
 __all__ = ["GAME", "SPEC", "Move", "SahwariGame", "SahwariState", "SahwariView"]

@@ -18,7 +18,7 @@ from games.sahwari.content import CONTENT
 from games.sahwari.moves import Move
 from games.sahwari.state import Pending, SahwariState
 from games.sahwari.table import FACE_UP, Table
-from games.text import Param, Term
+from games.text import Param, Player, Term
 
 
 @dataclass
@@ -31,11 +31,11 @@ class Ctx:
     # ------------------------------------------------------------------ saying
 
     def say(self, key: str, seat: Seat | None = None, **params: Param) -> None:
-        self.events.append(Event(f"sahwari.log.{key}", params, seat))
+        self.events.append(Event(f"sahwari.log.{key}", _worded(params), seat))
 
     def tell(self, seat: Seat, key: str, **params: Param) -> None:
         """A private event: only ``seat`` reads it (a blue face, rule H3)."""
-        self.events.append(Event(f"sahwari.log.{key}", params, seat, to=seat))
+        self.events.append(Event(f"sahwari.log.{key}", _worded(params), seat, to=seat))
 
     # ------------------------------------------------------------------ the stack
 
@@ -124,6 +124,28 @@ def tokens_on_map(t: Table) -> tuple[tuple[int, str], ...]:
 def resolvable(token: str) -> tuple[str, ...]:
     """The icons of a token that resolve when it is used (V5); influence waits for E4."""
     return CONTENT.token(token).effects
+
+
+# Event params that hold a camel id ("P2", "G1"): players read whose camel it is.
+CAMEL_PARAMS = ("camel", "origin", "target")
+
+
+def camel_words(camel: str) -> Param:
+    """A camel as players read it: "🔵 Bob's camel" (the platform names the
+    player), "guild camel G1"; the notation's ids are for typing."""
+    if camel in board.PLAYER_CAMELS:
+        return Term("sahwari.camel.player", {"player": Player(seat_of(camel))})
+    if camel in board.GUILD_CAMELS:
+        return Term("sahwari.camel.guild", {"camel": camel})
+    return camel
+
+
+def _worded(params: dict[str, Param]) -> dict[str, Param]:
+    for name in CAMEL_PARAMS:
+        value = params.get(name)
+        if isinstance(value, str):
+            params[name] = camel_words(value)
+    return params
 
 
 def kind_term(kind: str) -> Term:

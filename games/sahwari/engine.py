@@ -30,7 +30,9 @@ from games.sahwari import clan as clans
 from games.sahwari.content import TOKEN_IDS
 from games.sahwari.context import Ctx, camel_of, kind_term
 from games.sahwari.effects import face_term
-from games.sahwari.legal import default_stop
+from games.sahwari.highlight import last_move
+from games.sahwari.last_move import LastMove
+from games.sahwari.legal import default_stop, window_uses
 from games.sahwari.messages import illegal
 from games.sahwari.moves import (
     End,
@@ -99,7 +101,10 @@ class SahwariGame(Game[SahwariState, Move]):
             return ()
         params: dict[str, Param] = {}
         if top.prompt == WINDOW:
-            params = {"window": top.args[0]}
+            params = {
+                "window": Term(f"sahwari.window.{top.args[0]}"),
+                "examples": window_examples(state, top.seat),
+            }
         elif top.prompt == EFFECTS:
             params = {"kinds": tuple(kind_term(k) for k in top.args)}
         elif top.prompt == GUILD_MOVE:
@@ -128,6 +133,7 @@ class SahwariGame(Game[SahwariState, Move]):
             state.table.deck,
             state.rng,
         )
+        s = replace(s, last=_last_turn(state, s))
         return Step(s, tuple(ctx.events), ends, reveals)
 
     def _played(
@@ -419,3 +425,30 @@ def _own(autos: tuple[tuple[Seat, str], ...], seat: Seat) -> list[Move]:
 
 
 GAME = SahwariGame()
+
+
+def window_examples(state: SahwariState, seat: Seat, most: int = 2) -> tuple[Param, ...]:
+    """Abilities the seat may use in this window, one per kind of use (a convoy,
+    a track ability…), typed as the reader types them: a prompt's examples
+    are the player's own, never a fixed list."""
+    kinds: dict[type[Move], Move] = {}
+    for use in window_uses(Ctx(state), seat):
+        kinds.setdefault(type(use), use)
+    return tuple(
+        Term(
+            "sahwari.words",
+            {"en": f"`{notation.format_move(m)}`", "fr": f"`{notation.french(m)}`"},
+        )
+        for m in list(kinds.values())[:most]
+    )
+
+
+def _last_turn(before: SahwariState, after: SahwariState) -> LastMove:
+    """What the board shows lit: this step, added to the earlier steps of the
+    turn; a new turn starts afresh. From public views only, so it is
+    the same for every viewer."""
+    if not before.clans:  # setup: leaders being chosen, nothing on the board moved
+        return before.last
+    turn = before.active  # a step another seat owes mid-turn belongs to this turn
+    step = replace(last_move(build_view(before, None), build_view(after, None)), seat=turn)
+    return before.last.then(step) if before.last.seat == turn else step

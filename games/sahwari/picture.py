@@ -3,13 +3,17 @@
 Layout of the board image, 1200 px wide: the 5 x 5 map on the left (column
 letters A-E above and below, row numbers 1-5 left and right, A1 top left),
 then on the right the Guild's 3 recruit and 3 artefact spaces, the supplies,
-the deck and discard, and the recruitment row (4 cards drawn in full: both
-colour bands with their letters, both edge abilities and values, the clan
-ability and the printed influence). Under them one compact strip per clan
-(its cards in reading order with every junction's state, its convoys by
-handle), then the shared score panel (:mod:`render.panel`): leader, storage
-and track with their current value, locks, attack tokens and cards; once
-over, the score lines of E4 and the total, with the winners (or nobody).
+the deck and discard, the recruitment row (4 cards drawn in full: both colour
+bands with their letters, both edge abilities and values, the printed
+influence and the clan ability) and the legend: every effect's pictogram and
+what it does, in the reader's language. Under them one strip per clan: its
+cards in reading order, each showing its two colours (fill and letter), its
+two edge abilities (pictograms) with their values, its printed influence or
+clan ability, and every junction's state between them (a row too long for
+one line goes on to a second); its convoys by handle. Then the shared score
+panel (:mod:`render.panel`): leader, storage and track with their current
+value, locks, attack tokens and cards; once over, the score lines of E4 and
+the total, with the winners (or nobody).
 
 Tiles: face-up resource tiles in sand, deserts in a duller dune with ridges,
 oases in green with a pool, the Guild in terracotta. Items: artefact cubes
@@ -17,7 +21,17 @@ as black squares, recruit pawns as white pawns, yellow tokens as yellow
 chips with their id and icons, blue tokens as blue chips with their handle.
 Player camels are their seat's shape, colour and number; guild camels are
 grey hexagons marked G1 / G2. The grid, the oases, the Guild and the
-coordinates never change: they form a static layer, cached.
+coordinates never change: they form a static layer, cached. Effect icons are
+the pictograms of :mod:`games.sahwari.picture_icons`.
+
+The last move (:class:`~games.sahwari.last_move.LastMove`, from the view's
+``last`` when it carries one, or given to :func:`render_sahwari_image`) is
+highlighted as Oasis does, in gold between ink lines: each camel's path as an
+arrow from where it was to where it stands, the tiles it changed framed, the
+items taken drawn as dashed ghosts where they lay (a convoy removed by an
+attack crossed in red), the attacked camel ringed in red; on the right the
+recruitment-row cards that changed; on the clan strips the cards placed, the
+slots filled (gold ring) or padlocked (red ring) and the convoys taken.
 
 Hidden information (spec §13, H2/H3): a blue face is drawn on the board
 image only when the view carries it *and* the token is used or the game is
@@ -53,6 +67,18 @@ from games.sahwari.clan import (
     track_value,
 )
 from games.sahwari.content import CONTENT, TRACK_SPACES, Card, influence
+from games.sahwari.last_move import LastMove
+from games.sahwari.picture_icons import (
+    CLAN,
+    INFLUENCE,
+    KINDS,
+    draw_clan_mark,
+    draw_influence,
+    draw_legend,
+    draw_token_icon,
+    paste_icon,
+    signed,
+)
 from games.sahwari.table import FACE_UP, GUILD_SPACES
 from games.sahwari.views import ClanView, SahwariView
 from games.text import Params
@@ -68,6 +94,7 @@ from render.text import (
     drawing_cache,
     fit_text,
     legible_size,
+    stamp_text,
     text_width,
 )
 
@@ -80,7 +107,6 @@ GRID = SquareGrid(CELL, (MAP_X, MAP_Y))
 MAP_BOTTOM = MAP_Y + board.WIDTH * CELL + 40  # below the bottom letters
 SIDE_X = MAP_X + board.WIDTH * CELL + 34  # the right column
 SIDE_W = WIDTH - SIDE_X - 20
-STRIP_H = 118  # a clan strip
 HAND_WIDTH = 1000
 
 SPACE_SIZE = legible_size("space", WIDTH)  # tile names
@@ -108,22 +134,18 @@ CARD_FACE: RGB = (248, 240, 222)
 CARD_ID: RGB = (110, 96, 80)
 GOOD: RGB = (30, 90, 180)  # influence gain (blue circle, §14)
 BAD: RGB = (190, 40, 34)  # influence loss (red circle)
+HIGHLIGHT: RGB = GOLD  # the last move, between ink lines (as Oasis does)
+STRIKE: RGB = (214, 40, 32)  # an attack's target
 BAND: dict[str, RGB] = {
     "R": (206, 58, 48),
     "G": (52, 146, 72),
     "P": (128, 78, 172),
     "O": (236, 146, 36),
 }
-MINUS = "\u2212"
-
-
-def signed(value: int) -> str:
-    """An influence as printed: "+3", "−2", "0"."""
-    return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
 
 
 def amount(value: int) -> str:
-    return f"{MINUS}{-value}" if value < 0 else str(value)
+    return signed(value) if value < 0 else str(value)
 
 
 def _word(lang: str, key: str, params: Params | None = None) -> str:
@@ -170,13 +192,46 @@ def leader_name(leader: str, lang: str) -> str:
     return _word(lang, f"leader.{leader}") if leader else _word(lang, "leader.none")
 
 
-def icon_label(icon: str, lang: str) -> tuple[str, RGB]:
-    """A token icon as drawn on a chip: "+3" (blue) / "−2" (red), or the kind's
-    abbreviation."""
-    inf = influence(icon)
-    if inf is not None:
-        return signed(inf), GOOD if inf > 0 else BAD
-    return _word(lang, f"abbr.{icon}"), INK
+def view_last(view: SahwariView) -> LastMove | None:
+    """The last move the view carries (its ``last``), if it carries one."""
+    last = getattr(view, "last", None)
+    return last if isinstance(last, LastMove) and last else None
+
+
+def _frame(draw: ImageDraw.ImageDraw, box: Box, outer: int = 7, inner: int = 4) -> None:
+    """The last-move frame: gold between ink lines, just inside ``box``."""
+    x0, y0, x1, y1 = box
+    draw.rectangle(box, outline=INK, width=outer)
+    d = (outer - inner) / 2
+    draw.rectangle((x0 + d, y0 + d, x1 - d, y1 - d), outline=HIGHLIGHT, width=inner)
+
+
+def _ring(draw: ImageDraw.ImageDraw, centre: Point, r: float, colour: RGB) -> None:
+    """A ring in ``colour`` between ink lines, around ``centre``."""
+    cx, cy = centre
+    draw.ellipse((cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2), outline=INK, width=7)
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=3)
+
+
+def _dashed_box(draw: ImageDraw.ImageDraw, box: Box, colour: RGB, dash: float = 8) -> None:
+    """A dashed rectangle, 3 px wide: where something was."""
+    x0, y0, x1, y1 = box
+    for a, b in (
+        ((x0, y0), (x1, y0)),
+        ((x1, y0), (x1, y1)),
+        ((x1, y1), (x0, y1)),
+        ((x0, y1), (x0, y0)),
+    ):
+        length = math.dist(a, b)
+        steps = max(1, int(length // (2 * dash)))
+        for k in range(steps + 1):
+            t0 = min(1.0, k * 2 * dash / length)
+            t1 = min(1.0, (k * 2 * dash + dash) / length)
+            if t1 <= t0:
+                continue
+            p0 = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
+            p1 = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
+            draw.line((p0, p1), fill=colour, width=3)
 
 
 # --------------------------------------------------------------------------- public API
@@ -187,11 +242,13 @@ def render_sahwari(
     names: Sequence[str],
     lang: str = "en",
     tags: Sequence[str | None] | None = None,
+    last: LastMove | None = None,
 ) -> bytes:
-    """PNG bytes of the map, the Guild, the recruitment row, the clans and the
-    score panel as ``view`` shows them. ``names[i]`` is seat i's display name;
-    ``tags[i]`` badges seat i's row ("bot", "resigned" or None)."""
-    return png_bytes(render_sahwari_image(view, names, lang, tags))
+    """PNG bytes of the map, the Guild, the recruitment row, the legend, the
+    clans and the score panel as ``view`` shows them. ``names[i]`` is seat i's
+    display name; ``tags[i]`` badges seat i's row ("bot", "resigned" or None);
+    ``last`` (default: the view's own) is highlighted."""
+    return png_bytes(render_sahwari_image(view, names, lang, tags, last))
 
 
 def render_sahwari_image(
@@ -199,24 +256,36 @@ def render_sahwari_image(
     names: Sequence[str],
     lang: str = "en",
     tags: Sequence[str | None] | None = None,
+    last: LastMove | None = None,
 ) -> Image.Image:
     """The same picture as a Pillow RGB image (for tests and tools)."""
+    last = last or view_last(view)
     panel = score_panel(view, names, lang, tags)
+    heights = [strip_height(c.row) for c in view.clans]
     strips_top = MAP_BOTTOM + 8
-    panel_top = strips_top + STRIP_H * view.players + 6
+    panel_top = strips_top + sum(heights) + 6
     height = panel_top + panel_height(panel, WIDTH)
     image = Image.new("RGB", (WIDTH, height), BACKDROP)
     image.paste(_map_layer(), (0, 0))
     draw = ImageDraw.Draw(image, "RGBA")
     for tile in board.RESOURCE_TILES:
         _draw_resource_tile(draw, tile, view.sides[tile])
+    spots = camel_spots(view)
+    if last:
+        _draw_paths(draw, last, spots)
     for tile in board.TILES:
-        _draw_items(draw, view, tile, lang)
-    _draw_camels(draw, view)
-    _draw_side(draw, view, lang)
+        _draw_items(image, draw, view, tile, lang, last)
+    if last:
+        for tile in sorted(last.tiles):
+            x0, y0, x1, y1 = tile_box(tile)
+            _frame(draw, (x0 + 2, y0 + 2, x1 - 2, y1 - 2))
+    _draw_camels(draw, view, spots, last)
+    _draw_side(image, draw, view, lang, last)
     shown = display_names(names, view.players, lang)
+    top = strips_top
     for seat in range(view.players):
-        _draw_strip(draw, view, seat, shown[seat], lang, strips_top + seat * STRIP_H)
+        _draw_strip(image, draw, view, seat, shown[seat], lang, top, heights[seat], last)
+        top += heights[seat]
     draw_panel(image, panel, lang, top=panel_top)
     return image
 
@@ -279,7 +348,8 @@ def _draw_resource_tile(draw: ImageDraw.ImageDraw, tile: int, side: str) -> None
 
 # --------------------------------------------------------------------------- items and camels
 
-CHIP_W, CHIP_H = 62, 66
+CHIP_W, CHIP_H = 64, 66
+CHIP_ICON = 26  # px: a pictogram or influence circle on a chip
 ITEM = 18  # a cube's side, a pawn's height
 
 
@@ -298,10 +368,10 @@ def _draw_pawn(draw: ImageDraw.ImageDraw, x: float, y: float, size: float = ITEM
 
 
 def _draw_chip(
-    draw: ImageDraw.ImageDraw, box: Box, handle: str, face: str | None, lang: str
+    image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, handle: str, face: str | None
 ) -> None:
     """A convoy token: yellow with its id and icons, blue face down with its
-    handle, or a revealed blue token with handle, id and icons."""
+    handle, or a revealed blue token with its handle and icons (underlined)."""
     x0, y0, x1, y1 = box
     cx = (x0 + x1) / 2
     if face is None:
@@ -320,17 +390,56 @@ def _draw_chip(
     token = CONTENT.token(face)
     fill = YELLOW if token.colour == "yellow" else mix(BLUE, PAPER, 0.7)
     draw.rounded_rectangle(box, radius=9, fill=fill, outline=INK, width=2)
-    label = face if face == handle else f"{handle}"
-    draw_text(draw, (cx, y0 + 12), label, VALUE_SIZE, INK, anchor="mm", bold=True, role="value")
-    for i, icon in enumerate(token.icons):
-        text, colour = icon_label(icon, lang)
-        y = y0 + 32 + i * 20
-        draw_text(draw, (cx, y), text, VALUE_SIZE, colour, anchor="mm", bold=True, role="value")
-    if face != handle:  # a revealed blue token: its id under the handle
+    draw_text(draw, (cx, y0 + 13), handle, VALUE_SIZE, INK, anchor="mm", bold=True, role="value")
+    _draw_token_icons(image, draw, token.icons, (cx, y0 + 43), CHIP_ICON)
+    if face != handle:  # a revealed blue token
         draw.line((x0 + 6, y1 - 3, x1 - 6, y1 - 3), fill=BLUE, width=3)
 
 
-def _draw_items(draw: ImageDraw.ImageDraw, view: SahwariView, tile: int, lang: str) -> None:
+def _draw_token_icons(
+    image: Image.Image, draw: ImageDraw.ImageDraw, icons: Sequence[str], centre: Point, size: int
+) -> None:
+    """A token's icons side by side, centred on ``centre``."""
+    cx, cy = centre
+    step = size + 4
+    x = cx - step * (len(icons) - 1) / 2
+    for icon in icons:
+        draw_token_icon(image, draw, icon, (x, cy), size, VALUE_SIZE)
+        x += step
+
+
+def _ghost_chip(draw: ImageDraw.ImageDraw, box: Box, handle: str, removed: bool) -> None:
+    """Where a convoy lay before the last move: a dashed outline with its handle;
+    crossed in red when an attack removed it from the game (rule A6)."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=9, fill=(*PAPER, 70))
+    _dashed_box(draw, box, INK)
+    if removed:
+        for a, b in (((x0 + 6, y0 + 6), (x1 - 6, y1 - 6)), ((x0 + 6, y1 - 6), (x1 - 6, y0 + 6))):
+            draw.line((a, b), fill=INK, width=8)
+            draw.line((a, b), fill=STRIKE, width=4)
+    draw_text(
+        draw,
+        ((x0 + x1) / 2, (y0 + y1) / 2),
+        handle,
+        VALUE_SIZE,
+        INK,
+        anchor="mm",
+        bold=True,
+        role="value",
+        outline=PAPER,
+        outline_width=3,
+    )
+
+
+def _draw_items(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: SahwariView,
+    tile: int,
+    lang: str,
+    last: LastMove | None,
+) -> None:
     x0, y0, x1, y1 = tile_box(tile)
     label = board.name(tile)
     if tile == board.GUILD:
@@ -348,23 +457,58 @@ def _draw_items(draw: ImageDraw.ImageDraw, view: SahwariView, tile: int, lang: s
         outline_width=2,
     )
     items = view.items[tile]
-    small = [i for i in items if i in ("A", "R")]
-    chips = [i for i in items if i not in ("A", "R")]
+    small: list[tuple[str, bool]] = [(i, False) for i in items if i in ("A", "R")]
+    chips: list[tuple[str, str]] = [(i, "") for i in items if i not in ("A", "R")]
+    if last and tile != board.GUILD:
+        small += [(i, True) for t, i in last.taken if t == tile and i in ("A", "R")]
+        chips += [(i, "taken") for t, i in last.taken if t == tile and i not in ("A", "R")]
+        chips += [(i, "removed") for t, i in last.removed if t == tile]
     x = x0 + 8
-    for item in small:
-        (_draw_cube if item == "A" else _draw_pawn)(draw, x, y0 + 36, ITEM)
+    for item, gone in small:
+        if gone:
+            _dashed_box(draw, (x - 2, y0 + 34, x + ITEM + 2, y0 + 38 + ITEM), INK, dash=4)
+        else:
+            (_draw_cube if item == "A" else _draw_pawn)(draw, x, y0 + 36, ITEM)
         x += ITEM + 6
     n = len(chips)
     if not n:
         return
     gap = (CELL - n * CHIP_W) / (n + 1)
-    for k, handle in enumerate(chips):
+    for k, (handle, why) in enumerate(chips):
         cx0 = x0 + gap + k * (CHIP_W + gap)
         box = (cx0, y1 - CHIP_H - 6, cx0 + CHIP_W, y1 - 6)
-        _draw_chip(draw, box, handle, board_face(view, handle), lang)
+        if why:
+            _ghost_chip(draw, box, handle, why == "removed")
+        else:
+            _draw_chip(image, draw, box, handle, board_face(view, handle))
 
 
 CAMEL_R = 15.0
+
+
+def camel_spots(view: SahwariView) -> dict[str, Point]:
+    """Where each camel is drawn: on a common tile, in a grid in the tile's
+    body; elsewhere (one camel at most, rule R5) in the top right corner."""
+    by_tile: dict[int, list[str]] = {}
+    for camel, tile in view.camels:
+        by_tile.setdefault(tile, []).append(camel)
+    spots: dict[str, Point] = {}
+    for tile, camels in by_tile.items():
+        x0, y0, x1, _ = tile_box(tile)
+        for k, camel in enumerate(camels):
+            if board.is_common(tile):
+                row, col = divmod(k, 3)
+                spots[camel] = (x0 + 28 + col * 42, y0 + 50 + row * 44)
+            else:
+                spots[camel] = (x1 - 24, y0 + 24 + k * 40)
+    return spots
+
+
+def _tile_spot(tile: int) -> Point:
+    """Where a camel stood on a tile it left: the corner of a resource tile,
+    the body of a common one."""
+    x0, y0, x1, _ = tile_box(tile)
+    return (x0 + 70, y0 + 60) if board.is_common(tile) else (x1 - 24, y0 + 24)
 
 
 def _draw_camel(draw: ImageDraw.ImageDraw, camel: str, centre: Point) -> None:
@@ -383,30 +527,80 @@ def _draw_camel(draw: ImageDraw.ImageDraw, camel: str, centre: Point) -> None:
     )
 
 
-def _draw_camels(draw: ImageDraw.ImageDraw, view: SahwariView) -> None:
-    by_tile: dict[int, list[str]] = {}
-    for camel, tile in view.camels:
-        by_tile.setdefault(tile, []).append(camel)
-    for tile, camels in by_tile.items():
-        x0, y0, x1, y1 = tile_box(tile)
-        if board.is_common(tile):  # several camels: a grid in the tile's body
-            for k, camel in enumerate(camels):
-                row, col = divmod(k, 3)
-                centre = (x0 + 28 + col * 42, y0 + 50 + row * 44)
-                _draw_camel(draw, camel, centre)
-        else:
-            for k, camel in enumerate(camels):
-                _draw_camel(draw, camel, (x1 - 24, y0 + 24 + k * 40))
-        if tile == view.arrival and not view.over:
-            draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=GOLD, width=4)
+def _draw_camels(
+    draw: ImageDraw.ImageDraw, view: SahwariView, spots: dict[str, Point], last: LastMove | None
+) -> None:
+    framed = last.tiles if last else frozenset()
+    if view.arrival >= 0 and not view.over and view.arrival not in framed:
+        x0, y0, x1, y1 = tile_box(view.arrival)
+        draw.rectangle((x0 + 3, y0 + 3, x1 - 3, y1 - 3), outline=GOLD, width=4)
+    if last:  # an attack's target: the robbed seat's camel, ringed in red
+        for seat in last.robbed:
+            camel = board.PLAYER_CAMELS[seat]
+            if camel in spots:
+                _ring(draw, spots[camel], CAMEL_R + 10, STRIKE)
+    for camel, centre in spots.items():
+        _draw_camel(draw, camel, centre)
+
+
+def _turns(path: Sequence[int]) -> list[int]:
+    """A path's ends and the tiles where it turns."""
+    kept = [path[0]]
+    for k in range(1, len(path) - 1):
+        a, b, c = path[k - 1], path[k], path[k + 1]
+        if b - a != c - b:
+            kept.append(b)
+    kept.append(path[-1])
+    return kept
+
+
+def _draw_paths(draw: ImageDraw.ImageDraw, last: LastMove, spots: dict[str, Point]) -> None:
+    """Each camel's way, from where it stood to where it stands: a gold arrow
+    between ink lines, under the items and the camels."""
+    for camel, path in last.camels:
+        if camel not in spots:
+            continue
+        tiles = _turns(path)
+        points = [_tile_spot(t) for t in tiles[:-1]] + [spots[camel]]
+        # stop short of the camel, so the head points at it
+        (ax, ay), (bx, by) = points[-2], points[-1]
+        length = math.dist((ax, ay), (bx, by))
+        if length < 1:
+            continue
+        back = min(CAMEL_R + 8, length / 2)
+        ux, uy = (bx - ax) / length, (by - ay) / length
+        tip = (bx - ux * back, by - uy * back)
+        points[-1] = tip
+        draw.line(points, fill=(*INK, 230), width=13, joint="curve")
+        draw.line(points, fill=HIGHLIGHT, width=7, joint="curve")
+        sx, sy = points[0]
+        draw.ellipse((sx - 10, sy - 10, sx + 10, sy + 10), fill=HIGHLIGHT, outline=INK, width=3)
+        nx, ny = -uy, ux
+        head = [
+            (tip[0] + ux * 6, tip[1] + uy * 6),
+            (tip[0] - ux * 20 + nx * 15, tip[1] - uy * 20 + ny * 15),
+            (tip[0] - ux * 20 - nx * 15, tip[1] - uy * 20 - ny * 15),
+        ]
+        draw.polygon(head, fill=HIGHLIGHT, outline=INK, width=3)
 
 
 # --------------------------------------------------------------------------- right column
 
-ROW_CARD_W, ROW_CARD_H = 198, 128
+ROW_CARD_W, ROW_CARD_H = 198, 116
+ROW_PITCH = ROW_CARD_H + 26  # a card and its position's number above it
+ROW_ICON = 32  # px: a pictogram on a recruitment-row card
+LEGEND_ICON = 24
+# The legend in the right column: a line per kind, then influence and clan abilities.
+SIDE_LEGEND: tuple[tuple[str, ...], ...] = (*((kind,) for kind in KINDS), (INFLUENCE, CLAN))
 
 
-def _draw_side(draw: ImageDraw.ImageDraw, view: SahwariView, lang: str) -> None:
+def _draw_side(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: SahwariView,
+    lang: str,
+    last: LastMove | None,
+) -> None:
     x, y = SIDE_X, MAP_Y - 30
     right = SIDE_X + SIDE_W
     # the Guild's spaces
@@ -474,13 +668,14 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SahwariView, lang: str) -> None:
     # the recruitment row
     draw_text(draw, (x, y), _word(lang, "row"), TITLE_SIZE, MUTED, bold=True, role="title")
     y += 30
+    changed = set(last.row) if last else set()
     for pos in range(4):
         row, col = divmod(pos, 2)
         cx0 = x + col * (ROW_CARD_W + (SIDE_W - 2 * ROW_CARD_W))
-        cy0 = y + row * (ROW_CARD_H + 30)
+        cy0 = y + row * ROW_PITCH
         draw_text(
             draw,
-            (cx0 + 4, cy0 + 2),
+            (cx0 + 4, cy0 + 1),
             str(pos + 1),
             VALUE_SIZE,
             GOLD,
@@ -489,15 +684,26 @@ def _draw_side(draw: ImageDraw.ImageDraw, view: SahwariView, lang: str) -> None:
             role="value",
         )
         card = view.row[pos] if pos < len(view.row) else ""
-        box = (cx0, cy0 + 26, cx0 + ROW_CARD_W, cy0 + 26 + ROW_CARD_H)
+        box = (cx0, cy0 + 24, cx0 + ROW_CARD_W, cy0 + 24 + ROW_CARD_H)
         if card:
-            draw_card(draw, box, CONTENT.card(card), lang)
+            draw_card(image, draw, box, CONTENT.card(card), lang)
+            if pos in changed:
+                bx0, by0, bx1, by1 = box
+                _frame(draw, (bx0 - 4, by0 - 4, bx1 + 4, by1 + 4))
+        elif pos in changed:  # taken during the last move
+            _dashed_box(draw, box, HIGHLIGHT)
         else:
             draw.rounded_rectangle(box, radius=8, outline=MUTED, width=2)
-    y += 2 * (ROW_CARD_H + 30) + 8
+    y += 2 * ROW_PITCH + 4
     if view.removed:
         text = _word(lang, "removed", {"handles": " ".join(view.removed)})
         draw_text(draw, (x, y), fit_text(text, TITLE_SIZE, SIDE_W), TITLE_SIZE, PAPER, role="title")
+        y += 26
+    # the legend, down to the map's bottom
+    line = min(26.0, (MAP_BOTTOM - 2 - y) / len(SIDE_LEGEND))
+    draw_legend(
+        image, draw, (x, y), SIDE_W, SIDE_LEGEND, lang, line=line, icon=LEGEND_ICON, colour=PAPER
+    )
 
 
 def _draw_attack_token(draw: ImageDraw.ImageDraw, centre: Point, r: float = 11) -> None:
@@ -510,11 +716,14 @@ def _draw_attack_token(draw: ImageDraw.ImageDraw, centre: Point, r: float = 11) 
 
 
 def _influence_disc(draw: ImageDraw.ImageDraw, centre: Point, value: int, size: int) -> None:
+    """A card's printed influence: blue, or grey when 0."""
+    if value:
+        draw_influence(draw, centre, value, size, size * 1.36)
+        return
     r = size * 0.68
     cx, cy = centre
-    fill = GOOD if value > 0 else BAD if value < 0 else MUTED
-    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK, width=2)
-    draw_text(draw, centre, signed(value), size, PAPER, anchor="mm", bold=True, role="value")
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MUTED, outline=INK, width=2)
+    draw_text(draw, centre, "0", size, PAPER, anchor="mm", bold=True, role="value")
 
 
 def _hand_line(
@@ -525,27 +734,42 @@ def _hand_line(
 
 
 def _half_slot(
+    image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    at: tuple[float, float],
-    word: str,
+    at: Point,
+    ability: str,
     value: int,
     size: int,
-    anchor: str,
-    gap: int,
+    icon: int,
 ) -> None:
-    """A half-slot (rule K2): its ability's abbreviation, and its value ``gap`` px below."""
+    """A half-slot (rule K2): its ability's pictogram and its value under it."""
     x, y = at
-    draw_text(draw, (x, y), word, size, INK, anchor=anchor + "m", bold=True, role="value")
+    paste_icon(image, ability, (x, y), icon)
     draw_text(
-        draw, (x, y + gap), str(value), size, GOOD, anchor=anchor + "m", bold=True, role="value"
+        draw,
+        (x, y + icon / 2 + size / 2 + 2),
+        str(value),
+        size,
+        GOOD,
+        anchor="mm",
+        bold=True,
+        role="value",
     )
 
 
 def draw_card(
-    draw: ImageDraw.ImageDraw, box: Box, card: Card, lang: str, *, size: int = VALUE_SIZE
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    card: Card,
+    lang: str,
+    *,
+    size: int = VALUE_SIZE,
+    icon: int = ROW_ICON,
 ) -> None:
     """A recruit card in full: its id, printed influence, both colour bands (with
-    their letter), both edge abilities and values, and its clan ability."""
+    their letter), both edge abilities (pictograms) and values, and its clan
+    ability."""
     x0, y0, x1, y1 = box
     band = max(22, size + 2)
     draw.rounded_rectangle(box, radius=8, fill=CARD_FACE, outline=INK, width=2)
@@ -563,30 +787,36 @@ def draw_card(
             outline=INK,
             outline_width=1,
         )
-    inner_w = (x1 - x0 - 2 * band) / 2 - 4
-    for edge, ex, anchor in ((card.left, x0 + band + 4, "l"), (card.right, x1 - band - 4, "r")):
-        word = fit_text(_word(lang, f"abbr.{edge.ability}"), size, inner_w, bold=True)
-        _half_slot(draw, (ex, y0 + 40), word, edge.value, size, anchor, 26)
     cx = (x0 + x1) / 2
-    draw_text(draw, (cx, y0 + 14), card.id, size, CARD_ID, anchor="mm", bold=True, role="value")
-    _influence_disc(draw, (cx, y0 + 66), card.influence, size)
+    top = y0 + size + 8 + icon / 2
+    for edge, ex in ((card.left, x0 + band + 4 + icon / 2), (card.right, x1 - band - 4 - icon / 2)):
+        _half_slot(image, draw, (ex, top), edge.ability, edge.value, size, icon)
+    draw_text(
+        draw, (cx, y0 + 4 + size / 2), card.id, size, CARD_ID, anchor="mm", bold=True, role="value"
+    )
+    _influence_disc(draw, (cx, top), card.influence, size)
     if card.clan:
-        clan = fit_text(
-            _word(lang, f"leader.{card.clan.lower()}"), size, x1 - x0 - 2 * band - 6, bold=True
-        )
+        room = x1 - x0 - 2 * band - 6
+        clan = fit_text(_word(lang, f"leader.{card.clan.lower()}"), size, room - 12, bold=True)
         pill_w = text_width(clan, size, bold=True) + 12
         draw.rounded_rectangle(
-            (cx - pill_w / 2, y1 - size - 14, cx + pill_w / 2, y1 - 6), radius=6, fill=GOLD
+            (cx - pill_w / 2, y1 - size - 12, cx + pill_w / 2, y1 - 5), radius=6, fill=GOLD
         )
         draw_text(
-            draw, (cx, y1 - 10 - size / 2), clan, size, INK, anchor="mm", bold=True, role="value"
+            draw, (cx, y1 - 8 - size / 2), clan, size, INK, anchor="mm", bold=True, role="value"
         )
 
 
 # --------------------------------------------------------------------------- clan strips
 
-MINI_W, MINI_H = 58, 56
-JUNCTION_W = 30
+MINI_W, MINI_H = 68, 80  # a card of a clan strip
+SHEET_W = 92  # the clan sheet on a strip
+MINI_ICON = 30
+JUNCTION_W = 24
+STRIP_X0, STRIP_X1 = 20, WIDTH - 20
+STRIP_HEAD = 44  # the name line, above the row
+STRIP_LINE = MINI_H + 12  # one line of the row
+STRIP_ROOM = STRIP_X1 - STRIP_X0 - 24  # px a line of the row may take
 
 
 def row_elements(row: ClanRow) -> list[str]:
@@ -597,6 +827,29 @@ def row_elements(row: ClanRow) -> list[str]:
 def row_junctions(row: ClanRow) -> list[str]:
     """Junction states between consecutive :func:`row_elements`."""
     return [state for _, state in junctions(row)]
+
+
+def _element_w(element: str) -> int:
+    return MINI_W if element else SHEET_W
+
+
+def row_lines(row: ClanRow) -> list[list[int]]:
+    """The row's elements (indices) split into lines that fit a strip, each
+    line but the last ending with a junction gap."""
+    lines: list[list[int]] = [[]]
+    used = 0.0
+    for k, element in enumerate(row_elements(row)):
+        w = _element_w(element) + JUNCTION_W
+        if lines[-1] and used + w > STRIP_ROOM:
+            lines.append([])
+            used = JUNCTION_W  # a line that goes on starts after the junction
+        lines[-1].append(k)
+        used += w
+    return lines
+
+
+def strip_height(row: ClanRow) -> int:
+    return STRIP_HEAD + STRIP_LINE * len(row_lines(row)) + 6
 
 
 def _draw_junction(draw: ImageDraw.ImageDraw, centre: Point, state: str, r: float = 11) -> None:
@@ -627,54 +880,87 @@ def _draw_junction(draw: ImageDraw.ImageDraw, centre: Point, state: str, r: floa
         )
 
 
-def _draw_mini_card(draw: ImageDraw.ImageDraw, box: Box, card_id: str, seat: Seat) -> None:
-    """A card of a clan strip: its two colour bands (with letters) and its id;
-    the clan sheet ("") as the seat's marker."""
+def _mini_text(image: Image.Image, at: Point, text: str) -> None:
+    """A value or colour letter on a card's colour: paper on an ink halo."""
+    stamp_text(
+        image,
+        at,
+        text,
+        VALUE_SIZE,
+        PAPER,
+        anchor="mm",
+        bold=True,
+        outline=INK,
+        outline_width=2,
+        role="value",
+    )
+
+
+def _draw_mini_card(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, card_id: str) -> None:
+    """A card of a clan strip: each half in its colour band's colour with the
+    colour's letter on top, the edge's pictogram and its value; its printed
+    influence (or a crown for a clan ability) at the top in the middle."""
     x0, y0, x1, y1 = box
-    if not card_id:
-        draw.rounded_rectangle(box, radius=6, fill=PAPER, outline=INK, width=2)
-        draw_player_marker(draw, seat, ((x0 + x1) / 2, (y0 + y1) / 2), 14, edge=INK)
-        return
     card = CONTENT.card(card_id)
     mid = (x0 + x1) / 2
     draw.rectangle((x0, y0, mid, y1), fill=BAND[card.left.colour])
     draw.rectangle((mid, y0, x1, y1), fill=BAND[card.right.colour])
     draw.rectangle(box, outline=INK, width=2)
-    draw_text(
-        draw,
-        (mid, y0 + 15),
-        card_id,
-        VALUE_SIZE,
-        PAPER,
-        anchor="mm",
-        bold=True,
-        role="value",
-        outline=INK,
-        outline_width=2,
-    )
-    for colour, x in ((card.left.colour, x0 + 12), (card.right.colour, x1 - 12)):
+    half = (x1 - x0) / 4
+    for edge, hx, lx in ((card.left, x0 + half, x0 + 10), (card.right, x1 - half, x1 - 10)):
+        _mini_text(image, (lx, y0 + 13), edge.colour)
+        paste_icon(image, edge.ability, (hx, y0 + 41), MINI_ICON)
+        _mini_text(image, (hx, y0 + 67), str(edge.value))
+    if card.influence:
+        draw_influence(draw, (mid, y0 + 13), card.influence, VALUE_SIZE, 24)
+    elif card.clan:
+        draw_clan_mark(draw, (mid, y0 + 13), 26)
+
+
+def _draw_mini_sheet(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, seat: Seat) -> None:
+    """The clan sheet on a strip: the seat's marker, each opening's colours as
+    bands at its edge, its half-slot's pictogram and value."""
+    x0, y0, x1, y1 = box
+    draw.rounded_rectangle(box, radius=6, fill=PAPER, outline=INK, width=2)
+    sheet = CONTENT.clan_sheet
+    for opening, side in ((sheet.left, -1), (sheet.right, 1)):
+        edge = x0 + 2 if side < 0 else x1 - 2
+        for k, colour in enumerate(opening.colours):
+            bx = edge - side * (k * 6)
+            draw.rectangle(
+                (min(bx, bx - side * 6), y0 + 2, max(bx, bx - side * 6), y1 - 2), fill=BAND[colour]
+            )
+        hx = x0 + 31 if side < 0 else x1 - 31
+        paste_icon(image, opening.ability, (hx, y0 + 41), MINI_ICON)
         draw_text(
             draw,
-            (x, y1 - 14),
-            colour,
+            (hx, y0 + 67),
+            str(opening.value),
             VALUE_SIZE,
-            PAPER,
+            GOOD,
             anchor="mm",
             bold=True,
             role="value",
-            outline=INK,
-            outline_width=2,
         )
+    draw_player_marker(draw, seat, ((x0 + x1) / 2, y0 + 14), 10, edge=INK)
 
 
 def _draw_strip(
-    draw: ImageDraw.ImageDraw, view: SahwariView, seat: Seat, name: str, lang: str, top: int
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: SahwariView,
+    seat: Seat,
+    name: str,
+    lang: str,
+    top: int,
+    height: int,
+    last: LastMove | None,
 ) -> None:
     c = view.clans[seat]
-    x0, x1 = 20, WIDTH - 20
+    x0, x1 = STRIP_X0, STRIP_X1
     active = not view.over and seat in (view.prompt_seat, view.active)
     draw.rounded_rectangle(
-        (x0, top, x1, top + STRIP_H - 8),
+        (x0, top, x1, top + height - 8),
         radius=10,
         fill=PANEL_CARD,
         outline=GOLD if active else CARD_EDGE,
@@ -687,6 +973,7 @@ def _draw_strip(
         draw, (x0 + 44, top + 22), who, NAME_SIZE, PAPER, anchor="lm", bold=True, role="name"
     )
     draw_text(draw, (x0 + 56 + w, top + 22), leader, TITLE_SIZE, MUTED, anchor="lm", role="title")
+    fresh = {h for s, h in (last.convoys + last.used if last else ()) if s == seat}
     # convoys on the right, by handle (a used one face up)
     x: float = x1 - 10
     for handle in reversed(c.convoys):
@@ -696,6 +983,9 @@ def _draw_strip(
         tw = text_width(label, VALUE_SIZE, bold=True) + 14
         box = (x - tw, top + 8, x, top + 36)
         fill = YELLOW if not is_blue(handle) else BLUE if face is None else mix(BLUE, PAPER, 0.7)
+        if handle in fresh:
+            draw.rounded_rectangle((x - tw - 5, top + 3, x + 5, top + 41), radius=10, fill=INK)
+            draw.rounded_rectangle((x - tw - 3, top + 5, x + 3, top + 39), radius=9, fill=HIGHLIGHT)
         draw.rounded_rectangle(box, radius=7, fill=fill, outline=MUTED if used else PAPER, width=2)
         ink = PAPER if fill == BLUE else INK
         draw_text(
@@ -710,22 +1000,44 @@ def _draw_strip(
         )
         if used:  # a used token: struck through
             draw.line((x - tw + 4, top + 22, x - 4, top + 22), fill=BAD, width=2)
-        x -= tw + 6
-    # the row
+        x -= tw + 8
+    # the row, on as many lines as it needs
     elements = row_elements(c.row)
     states = row_junctions(c.row)
-    room = x1 - x0 - 24
-    step = MINI_W + JUNCTION_W
-    scale = min(1.0, room / (len(elements) * step - JUNCTION_W))
-    w_card, w_gap = MINI_W * scale, JUNCTION_W * scale
-    x = x0 + 12 + (room - (len(elements) * (w_card + w_gap) - w_gap)) / 2
-    y = top + 44
-    for k, element in enumerate(elements):
-        _draw_mini_card(draw, (x, y, x + w_card, y + MINI_H), element, seat)
-        x += w_card
-        if k < len(states):
-            _draw_junction(draw, (x + w_gap / 2, y + MINI_H / 2), states[k], min(11, w_gap / 2.4))
-            x += w_gap
+    junction_names = [junction for junction, _ in junctions(c.row)]
+    placed = {card for s, card in last.cards if s == seat} if last else set()
+    filled = {j for s, j in last.slots if s == seat} if last else set()
+    locked = {j for s, j in last.padlocks if s == seat} if last else set()
+    lines = row_lines(c.row)
+    for n, line in enumerate(lines):
+        width = sum(_element_w(elements[k]) + JUNCTION_W for k in line) - JUNCTION_W
+        if n < len(lines) - 1:
+            width += JUNCTION_W
+        if n:
+            width += JUNCTION_W
+        x = x0 + 12 + (STRIP_ROOM - width) / 2 if len(lines) == 1 else x0 + 12
+        if n:
+            x += JUNCTION_W
+        y = top + STRIP_HEAD + n * STRIP_LINE
+        for k in line:
+            element = elements[k]
+            w = _element_w(element)
+            box = (x, y, x + w, y + MINI_H)
+            if element:
+                _draw_mini_card(image, draw, box, element)
+                if element in placed:
+                    _frame(draw, (x - 5, y - 5, x + w + 5, y + MINI_H + 5), outer=6, inner=3)
+            else:
+                _draw_mini_sheet(image, draw, box, seat)
+            x += w
+            if k < len(states):
+                centre = (x + JUNCTION_W / 2, y + MINI_H / 2)
+                if junction_names[k] in filled:
+                    _ring(draw, centre, 13, HIGHLIGHT)
+                elif junction_names[k] in locked:
+                    _ring(draw, centre, 13, STRIKE)
+                _draw_junction(draw, centre, states[k], 10)
+                x += JUNCTION_W
 
 
 # --------------------------------------------------------------------------- the panel
@@ -812,6 +1124,16 @@ def _row(
 # --------------------------------------------------------------------------- the hand
 
 HAND_CARD_W, HAND_CARD_H = 138, 128
+HAND_ICON = 26  # px: a pictogram on a card of the hand
+# The hand's legend: two columns, the kinds, then influence and clan abilities.
+HAND_LEGEND: tuple[tuple[str, ...], ...] = (
+    ("CARD", "REFRESH"),
+    ("SPY", "CHEST"),
+    ("BIRD", "BOWL"),
+    ("TORNADO", "ATTACK"),
+    (INFLUENCE, CLAN),
+)
+HAND_LEGEND_LINE = 30
 HAND_GAP = 44  # room for a junction between two cards
 # As many cards as fit between the margins, a junction gap before each.
 HAND_PER_LINE = (HAND_WIDTH - 64) // (HAND_CARD_W + HAND_GAP)
@@ -835,8 +1157,10 @@ def render_sahwari_hand_image(
     states = row_junctions(c.row)
     lines = math.ceil(len(elements) / HAND_PER_LINE)
     faces = private_faces(view)
-    height = 24 + 60 + 40 + lines * (HAND_CARD_H + 56) + 3 * 40 + 50
-    height += 44 * max(1, len(faces)) + 50 + 40
+    # the lines below, top to bottom: title, note, row title, the row, three
+    # lines of tracks and convoys, the faces' title, the faces, the legend
+    height = 50 + 34 + 40 + 34 + lines * (HAND_CARD_H + 56) + 10 + 3 * 40 + 10 + 36
+    height += 44 * max(1, len(faces)) + 10 + HAND_LEGEND_LINE * len(HAND_LEGEND) + 32
     image = Image.new("RGB", (width, height), BACKDROP)
     draw = ImageDraw.Draw(image, "RGBA")
     draw.rounded_rectangle(
@@ -878,9 +1202,11 @@ def render_sahwari_hand_image(
         top = y + line * (HAND_CARD_H + 56)
         box = (x, top, x + HAND_CARD_W, top + HAND_CARD_H)
         if element:
-            draw_card(draw, box, CONTENT.card(element), lang, size=value_size)
+            draw_card(
+                image, draw, box, CONTENT.card(element), lang, size=value_size, icon=HAND_ICON
+            )
         else:
-            _draw_sheet(draw, box, seat, lang, value_size)
+            _draw_sheet(image, draw, box, seat, value_size)
         if k > 0:  # the junction on this element's left
             state = states[k - 1]
             centre = (x - HAND_GAP / 2, top + HAND_CARD_H / 2)
@@ -953,20 +1279,17 @@ def render_sahwari_hand_image(
         text = f"{token_id} · {icons} · {why}"
         _hand_line(draw, (110, y + 9), text, score_size, width - 150)
         y += 44
-    y += 6
-    legend = " · ".join(
-        f"{_word(lang, f'abbr.{kind}')} {_word(lang, f'kind.{kind}')}"
-        for kind in ("CARD", "REFRESH", "SPY", "CHEST", "BIRD", "BOWL", "TORNADO", "ATTACK")
-    )
-    legend = f"{_word(lang, 'hand.legend')}: {legend}"
-    draw_text(
+    y += 10
+    draw_legend(
+        image,
         draw,
-        (32, y + 8),
-        fit_text(legend, title_size, width - 64),
-        title_size,
-        MUTED,
-        anchor="lm",
-        role="title",
+        (32, y),
+        width - 64,
+        HAND_LEGEND,
+        lang,
+        line=HAND_LEGEND_LINE,
+        icon=24,
+        colour=MUTED,
     )
     return image
 
@@ -986,17 +1309,27 @@ def _convoys_text(view: SahwariView, c: ClanView) -> str:
     return " ".join(parts)
 
 
-def _draw_sheet(draw: ImageDraw.ImageDraw, box: Box, seat: Seat, lang: str, size: int) -> None:
+def _draw_sheet(
+    image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, seat: Seat, size: int
+) -> None:
     """The clan sheet: its two openings (colours, half-slot ability and value)."""
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=8, fill=PAPER, outline=INK, width=2)
     sheet = CONTENT.clan_sheet
-    for opening, ex, anchor in ((sheet.left, x0 + 6, "l"), (sheet.right, x1 - 6, "r")):
+    for opening, ex, side in ((sheet.left, x0 + 6, 1), (sheet.right, x1 - 6, -1)):
         for k, colour in enumerate(opening.colours):
-            bx = ex + (k * 20 if anchor == "l" else -(k + 1) * 20)
+            bx = ex + k * 20 if side > 0 else ex - (k + 1) * 20
             draw.rectangle((bx, y0 + 6, bx + 18, y0 + 30), fill=BAND[colour])
-        word = _word(lang, f"abbr.{opening.ability}")
-        _half_slot(draw, (ex, y0 + 50), word, opening.value, size, anchor, 24)
+        cx = ex + side * HAND_ICON / 2
+        _half_slot(
+            image,
+            draw,
+            (cx, y0 + 36 + HAND_ICON / 2),
+            opening.ability,
+            opening.value,
+            size,
+            HAND_ICON,
+        )
     draw_player_marker(draw, seat, ((x0 + x1) / 2, y1 - 26), 16, edge=INK)
 
 

@@ -17,6 +17,7 @@ from games.contract import Seat
 from games.rng import Rng
 from games.sahwari.clan import Clan, ClanRow, new_clan
 from games.sahwari.content import LEADER_IDS
+from games.sahwari.last_move import LastMove, dump_last, load_last
 from games.sahwari.table import Table, setup_table
 from games.text import strs_of
 
@@ -62,6 +63,9 @@ class SahwariState:
     # (seat, step) the engine decided on its own in the last step played (T6): a
     # command typed next may repeat them, and they are ignored (D46)
     autos: tuple[tuple[Seat, str], ...] = ()
+    # What the turn being played, or else the last one played, changed on the
+    # board (public; the picture highlights it)
+    last: LastMove = LastMove()
 
     @property
     def top(self) -> Pending | None:
@@ -131,6 +135,7 @@ def dump_state(s: SahwariState) -> dict[str, Any]:
         "trigger": s.trigger,
         "over": s.over,
         "autos": [[seat, step] for seat, step in s.autos],
+        "last": dump_last(s.last),
     }
 
 
@@ -207,6 +212,8 @@ def load_state(d: Mapping[str, Any]) -> SahwariState:
             trigger=int(d["trigger"]),
             over=bool(d["over"]),
             autos=tuple((int(seat), str(step)) for seat, step in d.get("autos", ())),
+            # Games saved before the highlight existed have none.
+            last=load_last(d["last"]) if "last" in d else LastMove(),
         )
     except (KeyError, TypeError, ValueError) as error:
         raise ValueError(f"sahwari state: {error}") from error

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from games.contract import Seat
 from games.sahwari import clan as clans
 from games.sahwari.clan import Clan, ClanRow
+from games.sahwari.last_move import LastMove
 from games.sahwari.state import SahwariState
 
 
@@ -59,6 +60,7 @@ class SahwariView:
     over: bool
     scores: tuple[tuple[tuple[str, int], ...], ...] | None  # per seat, once over
     winners: tuple[Seat, ...]  # once over; empty also when nobody wins (D35)
+    last: LastMove = LastMove()  # what the last turn changed (public), for the highlight
 
 
 def faces_seen(s: SahwariState, viewer: Seat | None) -> dict[str, str]:
@@ -130,4 +132,5 @@ def build_view(s: SahwariState, viewer: Seat | None) -> SahwariView:
         over=s.over,
         scores=scores,
         winners=winners,
+        last=s.last,
     )

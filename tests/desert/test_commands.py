@@ -14,6 +14,7 @@ from typing import Any
 from bot import registry
 from tests.e2e import (
     World,
+    assert_people_named,
     board_png,
     locale_of,
     next_player,
@@ -190,6 +191,7 @@ async def test_a_whole_game_over_discord(world: World) -> None:
     [field] = ranking.embeds[0]["fields"]
     text = field["value"]
     assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text  # losers included
+    assert_people_named(world)
     assert await world.bot.stop() == 0
     assert fake.unhandled == []
     log = world.bot.log.read_text(errors="replace")

@@ -10,6 +10,7 @@ ones really drawn, listed by ``render.text.recording_text``.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import replace
@@ -17,9 +18,10 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from games.desert.model import COLUMNS, DesertView, coord_name
+from games.desert.model import COLOURS, COLUMNS, DesertView, coord_name
 from games.desert.picture import (
     BOARD_BOTTOM,
+    CAMEL_RGB,
     GRID,
     MAIN_COLUMNS,
     RADIUS,
@@ -27,14 +29,17 @@ from games.desert.picture import (
     SPACE_SIZE,
     WATER_DY,
     WATER_R,
+    _piece_sprite,
     board_width,
+    colour_letter,
+    piece_disc,
     placeable,
     render_desert_image,
     score_panel,
     shown_columns,
     space_name_anchor,
 )
-from render.text import MIN_PHONE_PX, PHONE_WIDTH, DrawnText, phone_px, recording_text
+from render.text import MIN_PHONE_PX, PHONE_WIDTH, DrawnText, font, phone_px, recording_text
 from tests.desert.test_picture import MID_GAME_MOVES, NAMES, view_of
 
 NEEDED = {"space", "coordinate", "status", "name", "score", "title"}
@@ -191,3 +196,63 @@ def test_a_water_holes_name_stays_below_its_disc(players: int) -> None:
         disc_bottom = y + (WATER_DY + WATER_R) * RADIUS
         name_top = space_name_anchor(view, coord)[1] - 0.7 * SPACE_SIZE
         assert name_top >= disc_bottom, coord_name(coord)
+
+
+@pytest.mark.parametrize("players", [4, 5])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_letters_on_the_pieces_are_legible_at_phone_width(players: int, lang: str) -> None:
+    """At 4-5 players the board is widest: each piece's camel-colour letter was
+    drawn 18 px high on a 1241 px image, 8 px on a phone (its x-height about
+    5). It now stays at least 9 px there, as a "value", and every text drawn
+    says what it is for."""
+    view = view_of(players, MID_GAME_MOVES[players])
+    assert any(piece.leader for piece in view.pieces.values())
+    assert any(not piece.leader for piece in view.pieces.values())
+    image, texts = drawn(view, NAMES[:players], lang)
+    assert all(t.role for t in texts)
+    letters = {colour_letter(colour, lang) for colour in COLOURS}
+    # the colour letters but the column letters around the board (coordinates)
+    # and the panel's column titles (below the board): those on the pieces
+    on_pieces = [
+        t
+        for t in texts
+        if t.text.lower() in letters and t.role != "coordinate" and t.xy[1] < BOARD_BOTTOM
+    ]
+    drawn_letters = {t.text for t in on_pieces}
+    shown = {
+        colour_letter(piece.colour, lang).upper()
+        if piece.leader
+        else colour_letter(piece.colour, lang)
+        for piece in view.pieces.values()
+    }
+    assert shown <= drawn_letters
+    for t in on_pieces:
+        assert t.role in ("value", "badge"), t
+        assert phone_px(t.size, image.width) >= 9, (t.text, t.size, image.width)
+
+
+@pytest.mark.parametrize("seat", range(5))
+@pytest.mark.parametrize("leader", [False, True])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_letter_on_a_piece_stays_inside_its_disc(seat: int, leader: bool, lang: str) -> None:
+    """A bigger letter must not run into the ink: on every seat's shape the
+    letter's ink box stays inside the camel-colour disc, and the disc shows
+    the camel colour around it."""
+    for colour in COLOURS:
+        with recording_text() as texts:
+            sprite = _piece_sprite(seat, colour, leader, lang)
+        (letter,) = texts
+        (cx, cy), radius = piece_disc(seat, leader)
+        left, top, right, bottom = font(letter.size, letter.bold).getbbox(
+            letter.text, anchor=letter.anchor
+        )
+        x, y = letter.xy
+        for px, py in ((left, top), (right, top), (left, bottom), (right, bottom)):
+            assert math.hypot(x + px - cx, y + py - cy) <= radius + 1, (colour, letter.text)
+        # the letter's ink is centred on the disc
+        assert abs(x + (left + right) / 2 - cx) <= 1 and abs(y + (top + bottom) / 2 - cy) <= 1
+        fill = CAMEL_RGB[colour]
+        for side in (-1, 1):  # the camel colour on either side of the letter
+            rim = sprite.getpixel((round(cx + side * (radius - 2)), round(cy)))
+            assert isinstance(rim, tuple)
+            assert max(abs(a - b) for a, b in zip(rim[:3], fill, strict=True)) <= 12, colour

@@ -12,7 +12,7 @@ from games.contract import IllegalMove, InvalidMove, MoveError, bot_move
 from games.desert import GAME, DesertState, Discard, Pass, PlaceCamel, PlaceLeader, parse_coord
 from games.desert.ai import choose_move
 from games.suggestions import complete
-from games.text import Term
+from games.text import Player, Term
 from tests.desert.helpers import play, position
 
 
@@ -156,7 +156,7 @@ def test_not_your_turn_and_other_phase_errors_are_illegal_moves() -> None:
     state = camel_state()
     with pytest.raises(IllegalMove) as info:
         GAME.parse(state, 1, "white K11")
-    assert info.value.key == "desert.not_your_turn" and info.value.params == {"other": 1}
+    assert info.value.key == "desert.not_your_turn" and info.value.params == {"other": Player(0)}
     with pytest.raises(IllegalMove) as info:
         GAME.parse(state, 7, "white K11")
     assert info.value.key == "desert.no_such_seat" and info.value.params == {"player": 8}

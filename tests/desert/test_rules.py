@@ -22,7 +22,7 @@ from games.desert import (
 from games.desert.ai import choose_move
 from games.desert.board import NAMES, SIZE, TERRAIN, layout
 from games.desert.state import EMPTY
-from games.text import Term
+from games.text import Player, Term
 from tests.desert.helpers import play, position, sq
 
 # --------------------------------------------------------------------------- helpers
@@ -127,7 +127,7 @@ def test_five_players_discard_distinct_colours_first() -> None:
     state = play(state, 0, "discard pink")
     assert Discard("pink") not in GAME.legal_moves(state, 1)
     error = refused(state, 1, "discard pink", "desert.discard_taken")
-    assert error.params == {"other": 1, "colour": Term("desert.colour.pink")}
+    assert error.params == {"other": Player(0), "colour": Term("desert.colour.pink")}
     refused(state, 1, "orange F9", "desert.expect_discard")
     for seat, colour in enumerate(("white", "green", "yellow", "orange"), start=1):
         state = play(state, seat, f"discard {colour}")
@@ -176,7 +176,7 @@ def test_r1_leader_only_on_active_empty_sand() -> None:
     assert refused(state, 1, "yellow O12", "desert.occupied").params == {
         "rule": "R1",
         "space": "O12",
-        "other": 1,
+        "other": Player(0),
         "colour": Term("desert.colour.white"),
     }
     four = GAME.new(4, 8)
@@ -200,7 +200,7 @@ def test_r3_leader_not_next_to_any_leader() -> None:
     error = refused(state, 1, "yellow F11", "desert.r3")  # another colour, another player
     assert error.params == {
         "space": "F11",
-        "other": 1,
+        "other": Player(0),
         "colour": Term("desert.colour.white"),
         "at": "F10",
     }
@@ -225,7 +225,7 @@ def test_r5_first_round_colours_differ_when_possible() -> None:
     state = GAME.new(4, 3)
     state = play(state, 0, "orange F10")
     error = refused(state, 1, "orange C12", "desert.r5")
-    assert error.params == {"other": 1, "colour": Term("desert.colour.orange")}
+    assert error.params == {"other": Player(0), "colour": Term("desert.colour.orange")}
     assert {m.colour for m in GAME.legal_moves(state, 1)} == set(COLOURS) - {"orange"}  # type: ignore[union-attr]
     for seat, colour in ((1, "white"), (2, "pink"), (3, "green")):
         state = play(state, seat, f"{colour} {('C12', 'J13', 'N5')[seat - 1]}")
@@ -328,7 +328,7 @@ def test_r10_not_next_to_another_players_same_colour() -> None:
     error = refused(state, 0, "orange D5", "desert.r10")
     assert error.params == {
         "space": "D5",
-        "other": 2,
+        "other": Player(1),
         "colour": Term("desert.colour.orange"),
         "at": "E5",
     }
@@ -357,7 +357,10 @@ def test_r11_and_10_12_only_the_owner_enters_an_area() -> None:
         areas={"A9": 0, "A10": 0, "A11": 0},
         seat=1,
     )
-    assert refused(fake, 1, "yellow A10", "desert.r11").params == {"space": "A10", "other": 1}
+    assert refused(fake, 1, "yellow A10", "desert.r11").params == {
+        "space": "A10",
+        "other": Player(0),
+    }
 
 
 @pytest.mark.parametrize(("players", "reduced"), [(2, [0]), (3, [0, 1]), (4, [0, 1]), (5, [0, 1])])

@@ -1,11 +1,12 @@
 """End to end: Nomadi over the loopback Discord, through the real bot process.
 
 Alice and Bob (whose client is French) play a two-player game with the short
-course and bribes: the five extra cards and the caravan placed by command
-(Bob in French words), a bribe whose message is posted escaped, the card
-deal (the mover peeks privately, names a price in public, the owner buys),
-/nomadi die with its autocompleted squares, /game hand's private image, then
-the whole game played from the suggestions to the final ranking.
+course and bribes: each places his share of the five extra cards and all his
+pawns in one command, one public post each (Bob in French words), a bribe
+whose message is posted escaped, the card deal (the mover peeks privately,
+names a price in public, the owner buys), /nomadi die with its autocompleted
+squares, /game hand's private image, then the whole game played from the
+suggestions to the final ranking.
 
 The game's seed is chosen (written into the lobby row before /game start) so
 that Alice's first roll holds a 1: the deal is then certain, not left to luck.
@@ -21,6 +22,7 @@ from games.nomadi import GAME, Buy, DieMove, NomadiState, Offer, PlaceCard, Plac
 from games.nomadi.model import BOARD, name, parse_square
 from tests.e2e import (
     World,
+    assert_people_named,
     board_png,
     game_row,
     locale_of,
@@ -30,10 +32,11 @@ from tests.e2e import (
     suggestions,
 )
 
-CARDS = ("L17", "F10", "L18", "C12", "J14")  # Alice, Bob, Alice, Bob, Alice
-# Alice, Bob, Alice, Bob: Bob's pawns on M16 and M18, beside the cards on L17 and L18.
+ALICE_CARDS, BOB_CARDS = ("L17", "L18", "J14"), ("F10", "C12")
+# Bob's pawns on M16 and M18, beside the cards on L17 and L18.
 FIRST_PAWNS = ("N16", "M16", "N17", "M18")
 DEALS = ((1, "M16", "L17"), (1, "M18", "L18"))  # Alice moves Bob's pawns onto them
+OPTIONS = {"course": "short", "bribes": "on", "setup": "grouped"}  # as /game new stores them
 
 
 def sq(word: str) -> int:
@@ -42,18 +45,20 @@ def sq(word: str) -> int:
     return found
 
 
-def pawn_order() -> list[str]:
+def pawns_of(seat: int) -> list[str]:
+    """Alice's pawns and Bob's, every other start square."""
     rest = [name(s) for s in sorted(BOARD.start) if name(s) not in FIRST_PAWNS]
-    return [*FIRST_PAWNS, *rest]
+    return [*FIRST_PAWNS, *rest][seat::2]
 
 
 def after_setup(seed: int) -> NomadiState:
     """The engine's state once the test's placements are made, for ``seed``."""
-    state = GAME.new(2, seed, {"course": "short", "bribes": "on"})
-    for index, card in enumerate(CARDS):
-        state = GAME.apply(state, index % 2, PlaceCard(sq(card)))
-    for index, square in enumerate(pawn_order()):
-        state = GAME.apply(state, index % 2, PlacePawn(sq(square)))
+    state = GAME.new(2, seed, OPTIONS)
+    for seat, cards in enumerate((ALICE_CARDS, BOB_CARDS)):
+        for card in cards:
+            state = GAME.apply(state, seat, PlaceCard(sq(card)))
+        for square in pawns_of(seat):
+            state = GAME.apply(state, seat, PlacePawn(sq(square)))
     return state
 
 
@@ -108,30 +113,21 @@ async def test_nomadi_is_played_end_to_end(world: World) -> None:
     )
     board_png(started)
 
-    # The five extra cards: Bob reads and types French words.
+    # Setup: Alice's three cards and eight pawns in one command, then Bob's two
+    # and eight, in French words; each is one public post.
     offered = await suggestions(world, bob, "nomadi move", {"notation": ""}, "notation")
     assert offered[0]["value"] == "-"  # not his turn: who is awaited
-    for index, card in enumerate(CARDS):
-        user = (alice, bob)[index % 2]
-        if user is bob:
-            choices = await suggestions(
-                world, bob, "nomadi move", {"notation": "carte"}, "notation"
-            )
-            assert choices and all(c["name"].startswith("carte ") for c in choices)
-            assert all(c["value"].startswith("card ") for c in choices)
-            it = await move(world, bob, f"carte {card}")
-        else:
-            it = await move(world, alice, f"card {card}")
-        assert not it.ephemeral, "a card placed is public"
-    # The caravan: 16 pawns, one by one, Alice first.
-    for index, square in enumerate(pawn_order()):
-        user = (alice, bob)[index % 2]
-        if index == 1:
-            await refused(
-                world, bob, "nomadi move", {"notation": "placer A1"}, "zone de départ", locale="fr"
-            )
-        it = await move(world, user, square if user is bob else f"place {square}")
-        assert not it.ephemeral
+    alice_setup = f"card {' '.join(ALICE_CARDS)} place {' '.join(pawns_of(0))}"
+    it = await move(world, alice, alice_setup)
+    assert not it.ephemeral, "a setup placed is public"
+    choices = await suggestions(world, bob, "nomadi move", {"notation": "carte"}, "notation")
+    assert choices and all(c["name"].startswith("carte ") for c in choices)
+    assert all(c["value"].startswith("card ") for c in choices)
+    await refused(
+        world, bob, "nomadi move", {"notation": "placer A1"}, "zone de départ", locale="fr"
+    )
+    it = await move(world, bob, f"carte {' '.join(BOB_CARDS)} placer {' '.join(pawns_of(1))}")
+    assert not it.ephemeral
     state, seats = stored(world)
     assert seats == [alice.id, bob.id] and state.phase == "turn" and 1 in state.dice
     # Bob may offer a bribe, but nothing waits for him: only Alice is pinged.
@@ -242,5 +238,6 @@ async def test_nomadi_is_played_end_to_end(world: World) -> None:
     ranking = await public(world, alice, "leaderboard", {"game": "nomadi"})
     text = ranking.embeds[0]["description"]
     assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text
+    assert_people_named(world)
     assert await world.bot.stop() == 0
     assert fake.unhandled == []

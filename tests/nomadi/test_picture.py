@@ -1,7 +1,8 @@
 """The Nomadi board image, drawn from real engine states.
 
 Games are seeded and played by the baseline AI, so the renderer sees what
-the engine really produces: setup (cards, caravan), movement turns, card
+the engine really produces: setup (grouped by player, or cards then caravan
+with the alternate setup), movement turns, card
 deals waiting for a price or an answer, and finished games, on both courses
 and for 2 to 5 players. Pixel tests use the unquantised image
 (``render_nomadi_image``); texts are checked through
@@ -21,7 +22,16 @@ from PIL import Image
 from games import catalogue
 from games.nomadi.ai import choose_move
 from games.nomadi.engine import GAME
-from games.nomadi.model import BOARD, COLUMNS, HEIGHT, Bribe, NomadiView, name, parse_square
+from games.nomadi.model import (
+    BOARD,
+    COLUMNS,
+    HEIGHT,
+    Bribe,
+    NomadiView,
+    PlaceCard,
+    name,
+    parse_square,
+)
 from games.nomadi.picture import (
     BOARD_BOTTOM,
     CELL,
@@ -42,6 +52,7 @@ from games.nomadi.picture import (
     centre_of,
     dice_bar_height,
     goal_squares,
+    move_paths,
     named_squares,
     pawn_colour,
     pawn_rim,
@@ -66,11 +77,13 @@ from render.text import (
     phone_px,
     recording_text,
 )
+from tests.nomadi.test_rules import d, mk
 from tests.pictures import decode, near, pixel
 
 NAMES = ("Alice", "Bob", "Chloé", "Driss", "Eve")
 COURSES = ("full", "short")
-PHASES = ("cards", "caravan", "turn", "deal", "priced", "over")
+PHASES = ("setup", "cards", "caravan", "turn", "deal", "priced", "over")
+ALTERNATE = ("cards", "caravan")  # phases of the alternate setup only
 NEEDED = {"space", "coordinate", "status", "name", "score", "title"}
 CARD_VALUE = re.compile(r"[+\u2212-]\d")  # "+3", "−2": a card value as drawn
 
@@ -79,9 +92,11 @@ CARD_VALUE = re.compile(r"[+\u2212-]\d")  # "+3", "−2": a card value as drawn
 
 
 @cache
-def game(players: int, course: str = "full", seed: int = 3) -> tuple[NomadiState, ...]:
+def game(
+    players: int, course: str = "full", seed: int = 3, setup: str = "grouped"
+) -> tuple[NomadiState, ...]:
     """Every state of a seeded AI game, from the new game to the end."""
-    state = GAME.new(players, seed, {"course": course})
+    state = GAME.new(players, seed, {"course": course, "setup": setup})
     rng = Rng.from_seed(seed)
     states = [state]
     while GAME.to_act(state):
@@ -93,6 +108,7 @@ def game(players: int, course: str = "full", seed: int = 3) -> tuple[NomadiState
 
 
 PREDICATES: dict[str, Callable[[NomadiState], bool]] = {
+    "setup": lambda s: s.phase == "setup" and any(p.square >= 0 for p in s.pawns),
     "cards": lambda s: s.phase == "cards" and len(s.pile) <= 3,
     "caravan": lambda s: s.phase == "caravan" and any(p.square >= 0 for p in s.pawns),
     "turn": lambda s: s.phase == "turn" and s.turns >= 4 and len(s.history) >= 2 and not s.deal,
@@ -105,8 +121,10 @@ PREDICATES: dict[str, Callable[[NomadiState], bool]] = {
 @cache
 def state_at(players: int, phase: str, course: str = "full") -> NomadiState:
     """The first state of a game in ``phase`` (trying a few seeds for rare ones)."""
+    setup = "alternate" if phase in ALTERNATE else "grouped"
     for seed in range(3, 12):
-        found = next((s for s in game(players, course, seed) if PREDICATES[phase](s)), None)
+        states = game(players, course, seed, setup)
+        found = next((s for s in states if PREDICATES[phase](s)), None)
         if found is not None:
             return found
     raise LookupError(f"no {phase} state for {players} players, {course} course")
@@ -136,6 +154,12 @@ def drawn(
     return image, texts
 
 
+def square_at(word: str) -> int:
+    found = parse_square(word)
+    assert found is not None
+    return found
+
+
 def square_box(sq: int) -> tuple[int, int, int, int]:
     left, top, right, bottom = box_of(sq)
     return round(left), round(top), round(right), round(bottom)
@@ -158,7 +182,7 @@ def test_renders_every_phase_for_every_player_count(players: int, course: str) -
         image = check_png(render_nomadi(view, NAMES[:players]))
         heights[phase] = image.height
     # the dice bar appears once the dice roll, and only then
-    assert heights["cards"] == heights["caravan"] < heights["turn"]
+    assert heights["setup"] == heights["cards"] == heights["caravan"] < heights["turn"]
 
 
 def test_rendering_is_deterministic() -> None:
@@ -506,7 +530,7 @@ def test_acting_seat_matches_the_engine() -> None:
     for players in (2, 3, 5):
         for state in game(players)[:-1]:
             view = GAME.view(state, None)
-            assert acting(view) == GAME.to_act(state)[:1], (state.phase, state.placed)
+            assert acting(view) == GAME.to_act(state)[:1], state.phase
     assert acting(view_at(2, "over")) == ()
 
 
@@ -694,3 +718,50 @@ def test_every_pawn_stands_out_on_the_dark_panel() -> None:
         fill = pawn_colour(seat)
         shown = max(contrast_ratio(fill, BACKDROP), contrast_ratio(pawn_rim(fill), BACKDROP))
         assert shown >= 2, seat
+
+
+def test_the_grouped_setup_says_what_the_placing_seat_has_left() -> None:
+    state = GAME.new(2, 3)
+    english = score_panel(GAME.view(state, None), NAMES[:2], "en")
+    assert english.status == "Setup: cards and caravan"
+    assert english.note == "3 cards and 8 pawns to place"
+    assert english.acting == (0,)
+    french = score_panel(GAME.view(state, None), NAMES[:2], "fr")
+    assert (french.status, french.note) == (
+        "Préparation : cartes et caravane",
+        "3 cartes et 8 pions à poser",
+    )
+    for square in ("F9", "G9", "H9"):
+        state = GAME.apply(state, 0, PlaceCard(square_at(square)))
+    assert score_panel(GAME.view(state, None), NAMES[:2], "en").note == "8 pawns left"
+    check_png(render_nomadi(GAME.view(state, 1), NAMES[:2]))
+
+
+@pytest.mark.parametrize("dice", [(3, 1, 6, 6, 6, 6), (3, 1, 1, 6, 6, 6)])
+def test_an_earlier_jump_is_drawn_along_the_squares_it_crossed(dice: tuple[int, ...]) -> None:
+    """Jumps were drawn as straight arrows, a diagonal across a turning jump.
+    Worked example 3 (J12 over I12 and I11 to I10), then a 1: the jump's arrow
+    runs along J12, I12, I11, I10, the way R6 defines it, and never cuts the
+    corner; so in the turn (two 1s) and as the last turn (6s unusable)."""
+    state = mk([("J12", 0), ("I12", 1), ("I11", 0)], dice)
+    state = GAME.apply(state, 0, d(3, "J12", "I10"))
+    state = GAME.apply(state, 0, d(1, "I12", "H11"))
+    view = GAME.view(state, None)
+    assert (state.active == 0) == (dice[2] == 1)  # the second 1 keeps the turn going
+    jump, step = move_paths(view)
+    assert jump == tuple(square_at(w) for w in ("J12", "I12", "I11", "I10"))
+    assert step == (square_at("I12"), square_at("H11"))
+    for a, b in zip(jump, jump[1:], strict=False):
+        (ac, ar), (bc, br) = (a % 16, a // 16), (b % 16, b // 16)
+        assert abs(ac - bc) + abs(ar - br) == 1  # orthogonal unit steps only
+    shown = render_nomadi_image(view, NAMES[:2])
+    bare = render_nomadi_image(replace(view, moves=(), previous=None, path=()), NAMES[:2])
+
+    def between(a: str, b: str) -> tuple[float, float]:
+        (ax, ay), (bx, by) = centre_of(square_at(a)), centre_of(square_at(b))
+        return (ax + bx) / 2, (ay + by) / 2
+
+    for a, b in (("J12", "I12"), ("I11", "I10")):  # along the path, between the pawns
+        assert pixel(shown, between(a, b)) != pixel(bare, between(a, b)), (a, b)
+    corner_cut = between("J12", "I10")  # where a straight arrow would pass
+    assert pixel(shown, corner_cut) == pixel(bare, corner_cut)

@@ -21,7 +21,7 @@ def pawn_squares(state: NomadiState) -> set[int]:
     players=st.integers(2, 5),
     seed=st.integers(0, 2**32),
     picks=st.lists(st.integers(0, 10_000), min_size=60, max_size=60),
-    options=st.sampled_from([{}, {"course": "short"}, {"bribes": "on"}]),
+    options=st.sampled_from([{}, {"course": "short"}, {"bribes": "on"}, {"setup": "alternate"}]),
 )
 def test_r7_the_caravan_is_connected_after_every_applied_die(
     players: int, seed: int, picks: list[int], options: dict[str, str]
@@ -49,7 +49,7 @@ def test_r7_the_caravan_is_connected_after_every_applied_die(
             assert all(state.pawns[i].square in goal for i in frozen)
 
 
-@pytest.mark.parametrize("options", [{"course": "short"}, {"bribes": "on"}])
+@pytest.mark.parametrize("options", [{"course": "short"}, {"bribes": "on"}, {"setup": "alternate"}])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_each_variant_is_played_to_the_end_by_bots(players: int, options: dict[str, str]) -> None:
     state = GAME.new(players, 100 + players, options)

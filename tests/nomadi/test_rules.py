@@ -92,16 +92,65 @@ def test_setup_pawns_colours_money_and_cards(players: int) -> None:
 
 
 def test_setup_seats_place_cards_then_pawns_round_and_round() -> None:
-    s = GAME.new(3, 1)
+    """Option setup: alternate, the order as printed (§4.4, §4.5)."""
+    s = GAME.new(3, 1, {"setup": "alternate"})
     order = []
     while s.phase != "turn":
         (seat,) = GAME.to_act(s)
         order.append(seat)
-        s = GAME.apply(s, seat, GAME.legal_moves(s, seat)[0])
+        step = GAME.play(s, seat, GAME.legal_moves(s, seat)[0])
+        assert step.ends_turn  # one placement per turn
+        s = step.state
     assert order[:5] == [0, 1, 2, 0, 1]
     assert order[5:] == [0, 1, 2] * 5
     assert s.active == 0 and len(s.dice) == 6
     assert all(p.square in BOARD.start for p in s.pawns) and len(s.board_cards) == 18
+
+
+def test_setup_grouped_each_seat_places_its_share_and_its_pawns_in_one_turn() -> None:
+    """The default: seat by seat from seat 1, each seat's cards (its round-robin
+    share: 2, 2, 1 with 3 players) and all its pawns, in one turn."""
+    s = GAME.new(3, 1)
+    assert s.phase == "setup"
+    order = []
+    while s.phase != "turn":
+        (seat,) = GAME.to_act(s)
+        move = GAME.legal_moves(s, seat)[0]  # cards come first in the list
+        step = GAME.play(s, seat, move)
+        order.append((seat, type(move).__name__, step.ends_turn))
+        s = step.state
+    share = (2, 2, 1)
+    expected = []
+    for seat in range(3):
+        placements = ["PlaceCard"] * share[seat] + ["PlacePawn"] * 5
+        expected += [(seat, kind, k == len(placements) - 1) for k, kind in enumerate(placements)]
+    assert order == expected
+    assert s.active == 0 and len(s.dice) == 6
+    assert all(p.square in BOARD.start for p in s.pawns) and len(s.board_cards) == 18
+
+
+def test_setup_grouped_pawns_may_come_before_cards_and_nothing_twice() -> None:
+    s = GAME.new(2, 4)
+    (seat,) = GAME.to_act(s)
+    assert GAME.decisions(s)[0].key == "nomadi.decision.setup"
+    for square in ("M16", "N16", "O16", "P16", "M17", "N17", "O17", "P17"):
+        s = GAME.apply(s, 0, PlacePawn(sq(square)))
+    assert GAME.to_act(s) == (0,) and GAME.decisions(s)[0].key == "nomadi.decision.card"
+    with pytest.raises(IllegalMove) as error:
+        GAME.play(s, 0, PlacePawn(sq("M18")))
+    assert error.value.key == "nomadi.err.pawns_placed"
+    s = GAME.apply(GAME.apply(s, 0, PlaceCard(sq("F9"))), 0, PlaceCard(sq("G9")))
+    step = GAME.play(s, 0, PlaceCard(sq("H9")))  # the third and last card of seat 1
+    assert step.ends_turn and GAME.to_act(step.state) == (1,)
+    s = GAME.apply(step.state, 1, PlaceCard(sq("I9")))
+    s = GAME.apply(s, 1, PlaceCard(sq("J9")))
+    assert GAME.decisions(s)[0].key == "nomadi.decision.pawn"
+    with pytest.raises(IllegalMove) as error:
+        GAME.play(s, 1, PlaceCard(sq("K9")))
+    assert error.value.key == "nomadi.err.cards_placed"
+    with pytest.raises(IllegalMove) as error:
+        GAME.play(s, 0, PlacePawn(sq("M18")))
+    assert error.value.key == "nomadi.err.not_your_turn"
 
 
 def test_r1_extra_cards_not_in_start_or_goal_nor_on_a_card() -> None:
@@ -128,7 +177,7 @@ def test_r1_placed_card_is_unseen_by_everyone() -> None:
 
 
 def test_r2_pawns_go_on_empty_start_squares() -> None:
-    s = GAME.new(2, 3)
+    s = GAME.new(2, 3, {"setup": "alternate"})
     for _ in range(5):
         seat = GAME.to_act(s)[0]
         s = GAME.apply(s, seat, GAME.legal_moves(s, seat)[0])
@@ -142,6 +191,13 @@ def test_r2_pawns_go_on_empty_start_squares() -> None:
         GAME.play(s, 1, PlacePawn(sq("M16")))
     with pytest.raises(IllegalMove) as error:
         GAME.play(s, 1, PlacePawn(sq("A1")))
+    assert error.value.key == "nomadi.err.pawn_area"
+    grouped = GAME.new(2, 3)
+    assert {m.square for m in GAME.legal_moves(grouped, 0) if isinstance(m, PlacePawn)} == set(
+        BOARD.start
+    )
+    with pytest.raises(IllegalMove) as error:
+        GAME.play(grouped, 0, PlacePawn(sq("A1")))
     assert error.value.key == "nomadi.err.pawn_area"
 
 

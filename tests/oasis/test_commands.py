@@ -26,6 +26,7 @@ from games.oasis.model import LANDS, card
 from games.oasis.state import current
 from tests.e2e import (
     World,
+    assert_people_named,
     board_png,
     game_row,
     locale_of,
@@ -204,7 +205,10 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
         choices = await suggestions(world, user, "oasis move", {"notation": ""}, "notation")
         assert choices and choices[0]["value"] != "-"
         before = sum(state.mults[seat])
+        version = world.bot.game_version()
         it = await move(world, user, choices[0]["value"])
+        if choices[0]["name"].startswith("★"):  # the bot's own suggestion is never refused
+            assert world.bot.game_version() > version, it.answer.content
         commands += 1
         state, _ = stored(world)
         if sum(state.mults[seat]) > before:  # face-down tiles: told privately, only to him
@@ -220,5 +224,6 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
     ranking = await public(world, alice, "leaderboard", {"game": "oasis"})
     text = ranking.embeds[0]["description"]
     assert all(f"<@{u.id}>" in text for u in (alice, bob, carol))
+    assert_people_named(world)
     assert await world.bot.stop() == 0
     assert fake.unhandled == []

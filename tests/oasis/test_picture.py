@@ -11,6 +11,7 @@ with its size and role).
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -26,9 +27,14 @@ from games.oasis.engine import GAME
 from games.oasis.model import BOARD, COLUMNS, HEIGHT, LANDS, MULTIPLIERS, OasisView, name
 from games.oasis.picture import (
     BOARD_BOTTOM,
+    CAMEL_R,
     CELL,
+    DOMAIN_EDGE,
+    DOMAIN_LINE,
     GRID,
     LAND_FILL,
+    PAWN_R,
+    PILES_H,
     SAND,
     TRACK,
     WATER,
@@ -37,6 +43,9 @@ from games.oasis.picture import (
     centre_of,
     domain_edges,
     named_squares,
+    offer_columns,
+    offer_words,
+    pawn_centre,
     render_oasis,
     render_oasis_hand,
     render_oasis_image,
@@ -45,9 +54,10 @@ from games.oasis.picture import (
     seat_colour,
     status_words,
     table_height,
+    tile_sprite,
 )
 from games.oasis.views import multiplier_count, supply_params
-from render.palette import INK, PAPER, RGB, player_style, worst_delta_e
+from render.palette import CVD_MATRICES, INK, PAPER, RGB, player_style, worst_delta_e
 from render.panel import panel_height, panel_layout
 from render.png import MAX_PNG_BYTES
 from render.text import (
@@ -146,6 +156,20 @@ def share(image: Image.Image, box: tuple[float, float, float, float], rgb: RGB) 
     colours = crop.getcolors(crop.width * crop.height) or []
     hits = sum(n for n, c in colours if isinstance(c, tuple) and near(c, rgb, 6))
     return hits / (crop.width * crop.height)
+
+
+def offer_names(view: OasisView, texts: Sequence[DrawnText], column: str) -> list[DrawnText]:
+    """The names drawn in a column of the offer table ("player" or "taken"),
+    top to bottom."""
+    columns = offer_columns(view, display_names(NAMES, view.players, "en"), "en")
+    left = getattr(columns, column)
+    top, bottom = BOARD_BOTTOM, BOARD_BOTTOM + table_height(view)
+    found = [
+        t
+        for t in texts
+        if t.role == "name" and top < t.xy[1] < bottom and left < t.xy[0] < left + 60
+    ]
+    return sorted(found, key=lambda t: t.xy[1])
 
 
 def board(image: Image.Image) -> bytes:
@@ -299,9 +323,13 @@ def test_camels_and_pawns_show_their_owner() -> None:
         (d.pawn, d.owner) for d in view.domains if d.pawn is not None and d.owner is not None
     ]
     assert len(pieces) > 20
+    pawns = {d.pawn for d in view.domains if d.pawn is not None}
     for sq, owner in pieces:
         left, top, right, bottom = box_of(sq)
         box = (left + 12, top + 12, right - 12, bottom - 12)
+        if sq in pawns:  # a pawn stands in the corner, its tile shows around it
+            x, y = pawn_centre(sq)
+            box = (x - PAWN_R * 0.7, y - PAWN_R * 0.7, x + PAWN_R * 0.7, y + PAWN_R * 0.7)
         own = share(image, box, seat_colour(owner))
         assert own > 0.15, (name(sq), owner, own)
         for other in range(view.players):
@@ -378,11 +406,9 @@ def test_offers_are_drawn_in_rank_order_with_their_cards(phase: str) -> None:
     cards = words(texts, "score")
     for seat in range(5):
         for code in view.offers[seat]:
-            assert catalogue.text("en", f"oasis.card.{code}") in cards, code
+            assert offer_words(code, "en") in cards, code
     # the rows follow the rank order (the hierarchy), each with its rank tile
-    bottom = BOARD_BOTTOM + table_height(view)
-    table = [t for t in texts if t.role == "name" and BOARD_BOTTOM < t.xy[1] < bottom]
-    assert [t.text for t in sorted(table, key=lambda t: t.xy[1])] == [
+    assert [t.text for t in offer_names(view, texts, "player")] == [
         NAMES[seat] for seat in view.order
     ]
     ranks = [t.text for t in texts if t.role == "score" and t.text.isdigit()]
@@ -581,9 +607,10 @@ def test_french_render_uses_french_words() -> None:
     assert {"Rank", "Stack", "Supply", "Herd", "Offers, in rank order", "Landscape"} <= en
     assert {"Rang", "Pile", "Réserve", "Troupeau", "Offres, par ordre de rang", "Paysage"} <= fr
     assert not {"Rank", "Stack", "Supply", "Herd"} & fr
+    assert {"Joueur", "Offre", "Prise par"} <= fr and {"Player", "Offer", "Taken by"} <= en
     for seat in range(4):
         for code in view.offers[seat]:
-            assert catalogue.text("fr", f"oasis.card.{code}") in fr
+            assert offer_words(code, "fr") in fr
 
 
 # --------------------------------------------------------------------------- hidden information
@@ -637,12 +664,18 @@ MULTIPLIER_WORDS = {
 
 
 def test_no_multiplier_type_is_written_on_a_mid_game_board() -> None:
+    """No text tells which multiplier tiles a seat holds face down; the cards
+    face up on the table ("2 goods") are public, everyone saw them turned up."""
     state, seat = secret_state()
+    view = GAME.view(state, None)
     for lang in ("en", "fr"):
         _, mine = drawn(GAME.view(state, seat), lang=lang)
-        _, public = drawn(GAME.view(state, None), lang=lang)
+        _, public = drawn(view, lang=lang)
         assert words(mine) == words(public)
+        face_up = {offer_words(code, lang) for offer in view.offers for code in offer}
         for text in words(mine):
+            if text in face_up:
+                continue
             lowered = text.lower()
             assert lowered not in MULTIPLIER_WORDS, text
             for word in MULTIPLIER_WORDS:
@@ -738,3 +771,206 @@ def test_the_piles_name_each_multiplier_and_nothing_overlaps(lang: str) -> None:
         spans.sort()
         for (_, end), (start, _) in itertools.pairwise(spans):
             assert end + 8 <= start, spans
+
+
+# --------------------------------------------------------------------------- phone: offers
+
+
+def table_texts(view: OasisView, texts: Sequence[DrawnText]) -> list[DrawnText]:
+    """The texts drawn in the offer table (between the piles and the panel)."""
+    top = BOARD_BOTTOM + PILES_H
+    bottom = BOARD_BOTTOM + table_height(view)
+    return [t for t in texts if top < t.xy[1] < bottom]
+
+
+@pytest.mark.parametrize("players", [3, 5])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_offer_table_is_legible_at_phone_width(players: int, lang: str) -> None:
+    """The table read like "1 ▸ 2 ● Alice [Ovoos ×2] … ▸ [2]": it is now a
+    table under column titles, every text at least 9 px high on a phone
+    (names and cards 11), in a mid-game round with offers on the table,
+    some already taken."""
+    view = view_at(players, "take")
+    assert sum(map(bool, view.offers)) >= 2 and any(t is not None for t in view.taken)
+    image, texts = drawn(view, lang=lang)
+    for t in texts:  # the whole image, sprites' texts included
+        seen = phone_px(t.size, image.width)
+        assert t.role and seen >= max(9, MIN_PHONE_PX[t.role]), (t.role, t.text, seen)
+    table = table_texts(view, texts)
+    titles = [
+        catalogue.text(lang, key)
+        for key in (
+            "oasis.render.col.rank",
+            "oasis.picture.col.player",
+            "oasis.picture.col.offer",
+            "oasis.picture.col.taken",
+        )
+    ]
+    heads = [t for t in table if t.role == "title" and t.text in titles]
+    assert [t.text for t in sorted(heads, key=lambda t: t.xy[0])] == titles
+    assert len({t.xy[1] for t in heads}) == 1  # one line of column titles
+    assert {t.role for t in table} <= {"title", "name", "score"}
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_offer_table_names_who_offers_and_who_took(players: int) -> None:
+    view = view_at(players, "take")
+    image, texts = drawn(view)
+    offering = offer_names(view, texts, "player")
+    assert [t.text for t in offering] == [NAMES[seat] for seat in view.order]
+    takers = offer_names(view, texts, "taken")
+    taken = [view.taken[seat] for seat in view.order if view.taken[seat] is not None]
+    assert taken and [t.text for t in takers] == [NAMES[s] for s in taken if s is not None]
+    # each name has its seat's colour swatch (token) just left of it
+    rows = [(seat, t) for seat, t in zip(view.order, offering, strict=True)]
+    rows += [(s, t) for s, t in zip(taken, takers, strict=True) if s is not None]
+    for seat, t in rows:
+        x, y = t.xy[0] - 8 - CAMEL_R, t.xy[1]
+        swatch = (x - 6, y - 6, x + 6, y + 6)
+        assert share(image, swatch, seat_colour(seat)) > 0.3, (seat, t.text)
+    # the offers not yet taken say so, in the taker's column
+    dashes = [t for t in table_texts(view, texts) if t.text == "\u2014"]
+    assert len(dashes) == sum(1 for s in view.order if view.offers[s] and view.taken[s] is None)
+
+
+OFFER_WORDS = {
+    "en": {
+        "OA2": "2 oasis tiles",
+        "ST2": "2 steppe tiles",
+        "SD1": "1 stony desert tile",
+        "CM2": "2 camels",
+        "CM3": "3 camels",
+        "GD2": "2 goods",
+        "GD3": "3 goods",
+        "WL1": "1 well",
+        "HR1": "1 horse",
+        "HR2": "2 horses",
+        "OV2": "2 ovoos",
+        "CD3": "3 cards",
+    },
+    "fr": {
+        "OA2": "2 tuiles oasis",
+        "ST2": "2 tuiles steppe",
+        "SD1": "1 tuile désert de pierre",
+        "CM2": "2 chameaux",
+        "CM3": "3 chameaux",
+        "GD2": "2 marchandises",
+        "GD3": "3 marchandises",
+        "WL1": "1 fontaine",
+        "HR1": "1 cheval",
+        "HR2": "2 chevaux",
+        "OV2": "2 ovoos",
+        "CD3": "3 cartes",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_each_card_says_what_it_gives(lang: str) -> None:
+    """A card on the table says what taking it gives: landscape tiles, camels,
+    cards, or multiplier tiles by their word (goods, wells, horses, ovoos)."""
+    assert {code: offer_words(code, lang) for code in OFFER_WORDS[lang]} == OFFER_WORDS[lang]
+
+
+def test_multiplier_cards_carry_their_word_on_the_board() -> None:
+    view = next(
+        GAME.view(s, None)
+        for s in game(5)
+        if s.round >= 2
+        and any(code[:2] in ("GD", "WL", "HR", "OV") for o in s.offers for code in o)
+    )
+    codes = [c for o in view.offers for c in o if c[:2] in ("GD", "WL", "HR", "OV")]
+    for lang in ("en", "fr"):
+        _, texts = drawn(view, lang=lang)
+        cards = words(table_texts(view, texts), "score")
+        for code in codes:
+            assert OFFER_WORDS[lang][code] in cards, code
+
+
+# --------------------------------------------------------------------------- one-tile domains
+
+PROTANOPIA = tuple(v for row in CVD_MATRICES["protanopia"] for v in (*row, 0.0))
+
+
+def protanopia(image: Image.Image) -> Image.Image:
+    """``image`` as seen with protanopia: a simple colour matrix on its RGB."""
+    return image.convert("RGB").convert("RGB", PROTANOPIA)
+
+
+def one_tile_domains() -> tuple[OasisView, list[tuple[int, str]]]:
+    """A mid-game view with owned domains of a single tile, of every landscape,
+    and those domains' (pawn square, landscape)."""
+    for s in game(4):
+        view = GAME.view(s, None)
+        tiles = dict(view.tiles)
+        found = [
+            (d.pawn, tiles[d.pawn])
+            for d in view.domains
+            if d.owner is not None
+            and d.pawn is not None
+            and d.pawn not in view.last
+            and sum(sq in tiles for sq in d.squares) == 1
+        ]
+        if {land for _, land in found} == set(LANDS):
+            return view, found
+    raise LookupError("no one-tile domain of every landscape")
+
+
+def visible_pixels(sq: int) -> list[tuple[int, int]]:
+    """The pixels of a square inside any domain frame and clear of its pawn."""
+    x0, y0, x1, y1 = whole_px(box_of(sq))
+    inset = DOMAIN_LINE + DOMAIN_EDGE + 2  # the domain frame, its ink edge, the rounding
+    px, py = pawn_centre(sq)
+    reach = PAWN_R * 1.25 + 5  # the pawn: its shape (a square's corners), halo and shadow
+    return [
+        (x, y)
+        for y in range(y0 + inset, y1 - inset)
+        for x in range(x0 + inset, x1 - inset)
+        if math.hypot(x - px, y - py) > reach
+    ]
+
+
+def bare_tile(sq: int, land: str) -> Image.Image:
+    """The square as its tile alone draws it (nothing on top), in RGB."""
+    x0, y0, x1, y1 = whole_px(box_of(sq))
+    canvas = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 255))
+    sprite = tile_sprite(land, CELL - 2)
+    canvas.alpha_composite(sprite, (1, 1))
+    return canvas.convert("RGB")
+
+
+def mean_difference(a: Image.Image, b: Image.Image, pixels: Sequence[tuple[int, int]]) -> float:
+    total = 0
+    for x, y in pixels:
+        pa, pb = pixel(a, (x, y)), pixel(b, (x, y))
+        total += sum(abs(i - j) for i, j in zip(pa, pb, strict=True))
+    return total / (3 * len(pixels))
+
+
+def test_a_pawn_leaves_its_tiles_type_in_sight() -> None:
+    """On a one-tile domain the owner pawn hid the tile: under protanopia an
+    oasis and a stony desert differ by little more than their pattern and
+    letter. The pawn now stands in a corner; most of the tile inside its
+    frame shows exactly as the bare tile does, and under a simulated
+    protanopia what shows matches its own landscape's tile far better than
+    any other's."""
+    view, domains = one_tile_domains()
+    image = render_oasis_image(view, NAMES[:4])
+    seen = protanopia(image)
+    for sq, land in domains:
+        x0, y0, _, _ = whole_px(box_of(sq))
+        inner = (CELL - 2 * (DOMAIN_LINE + DOMAIN_EDGE + 2)) ** 2
+        pixels = visible_pixels(sq)
+        assert len(pixels) >= 0.45 * inner, name(sq)  # a centred pawn left only corners
+        crop = image.crop(whole_px(box_of(sq)))
+        local = [(x - x0, y - y0) for x, y in pixels]
+        tile = bare_tile(sq, land)
+        same = sum(1 for xy in local if near(pixel(crop, xy), pixel(tile, xy), 8))
+        assert same >= 0.95 * len(local), (name(sq), land, same / len(local))
+        # under protanopia, the tile in sight still says which landscape it is
+        crop = seen.crop(whole_px(box_of(sq)))
+        gaps = {
+            other: mean_difference(crop, protanopia(bare_tile(sq, other)), local) for other in LANDS
+        }
+        others = min(gap for other, gap in gaps.items() if other != land)
+        assert gaps[land] < 10 and others > max(25, 4 * gaps[land]), (name(sq), land, gaps)

@@ -44,7 +44,7 @@ from bot.service import MAX_NOTATION
 from bot.session import seating
 from cogs.turn_post import MAX_QUICK
 from games.contract import Seat
-from games.sahwari import GAME, SahwariState
+from games.sahwari import GAME, SPEC, SahwariState
 from games.sahwari import board as sahwari_board
 from games.sahwari import clan as clans
 from games.sahwari.commands import quick_moves
@@ -68,6 +68,7 @@ from games.sahwari.moves import (
 from games.sahwari.notation import french
 from tests.e2e import (
     World,
+    assert_people_named,
     board_png,
     game_row,
     locale_of,
@@ -373,7 +374,8 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
         if attack_to_show and not it.ephemeral:  # the end of Alice's turn: its post
             content = it.answer.content
             assert "spends an attack token" in content, content
-            assert f"attacks {camel_of(BOB)}" in content, content
+            # The victim is named as a person, with the colour mark of the board.
+            assert f"attacks {SPEC.mark(BOB)} bob's camel" in content, content
             attack_to_show = False
     assert button_tried, "no turn post asked a human to close a window"
     assert attacked, "Alice never could attack Bob"
@@ -392,6 +394,7 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
     ranking = await public(world, alice, "leaderboard", {"game": "sahwari"})
     text = ranking.embeds[0]["description"]
     assert f"<@{alice.id}>" in text and f"<@{bob.id}>" in text
+    assert_people_named(world)
     assert await world.bot.stop() == 0
     assert fake.unhandled == []
 

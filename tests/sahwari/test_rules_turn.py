@@ -16,6 +16,7 @@ import pytest
 from games.contract import IllegalMove, InvalidMove, MoveError
 from games.sahwari import GAME
 from games.sahwari.state import COLLECT, GUILD_MOVE, MOVE, PICK_CARD, RELOCATE, WINDOW
+from games.text import Term
 from tests.sahwari.scenario import (
     T,
     at,
@@ -96,7 +97,16 @@ def test_t1_turn_agenda_runs_move_collect_guild_windows_in_order() -> None:
         (WINDOW, ("W3",)),
     ]
     assert GAME.decisions(s)[0].key == "sahwari.decision.window"
-    assert GAME.decisions(s)[0].params == {"window": "W0"}
+    params = GAME.decisions(s)[0].params
+    assert params["window"] == Term("sahwari.window.W0")
+    # The prompt's examples are this player's own usable abilities, typed as notation.
+    examples = params["examples"]
+    assert isinstance(examples, tuple) and examples
+    for example in examples:
+        assert isinstance(example, Term)
+        typed = str(example.params["en"]).strip("`")
+        (move,) = GAME.parse(s, 0, typed)
+        assert move in GAME.legal_moves(s, 0)
     s, _ = run(s, 0, "next")
     assert top(s) == (MOVE, 0, ())
     s, _ = run(s, 0, "move N")
