@@ -3,9 +3,11 @@
 Pictures see only views, never engine state, and are pure and CPU-only;
 this package names no game. One job per module:
 
-- :mod:`render.text`: the font (Source Sans Pro, regular and bold), printable
-  names, fitting and drawing text, and the sizes that stay legible once a
-  phone shows the image 550 px wide (``legible_size``, ``recording_text``);
+- :mod:`render.text`: the fonts (Source Sans Pro, regular and bold, with
+  Noto Sans Arabic, Heebo and Noto Sans CJK for names in other scripts),
+  printable names, fitting and drawing text in runs (right to left where the
+  script is), and the sizes that stay legible once a phone shows the image
+  550 px wide (``legible_size``, ``recording_text``);
 - :mod:`render.palette`: ink, paper, accents, the seat styles, and telling
   colours apart (contrast, CIEDE2000, colour-blind simulation);
 - :mod:`render.shapes`: polygons, seat markers, crown, arrow, robot and flag;

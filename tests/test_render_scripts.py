@@ -9,12 +9,16 @@ import sys
 import unicodedata
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont, ImageStat
 
+from bot import registry
+from games.contract import bot_move
 from games.desert.engine import GAME as DESERT
 from games.desert.picture import render_desert_image
+from render.chart import score_chart
 from render.text import (
     ARABIC_FACE,
     FACES,
@@ -259,3 +263,52 @@ def test_a_board_draws_cjk_and_arabic_names() -> None:
     shown = {t.text for t in texts}
     assert "李雷" in shown and SAID in shown
     assert not {"Player 1", "Player 2"} & shown
+
+
+# --------------------------------------------------------------------------- every game
+
+
+WORLD = ["李雷", SAID, "Жанна", "Ωmega", "Zoë"]
+
+
+def mid_game_view(kind: str) -> tuple[Any, int]:
+    """A public view some twenty bot moves into a game of ``kind``, and its seats."""
+    spec = registry.load(registry.GAMES)[kind]
+    game = spec.engine
+    players = min(game.max_players, 4)
+    state = game.new(players, 7)
+    for number in range(20):
+        acting = game.to_act(state)
+        if not acting:
+            break
+        seat = acting[0]
+        state = game.play(state, seat, bot_move(game, spec.bot, state, seat, number)).state
+    return game.view(state, None), players
+
+
+@pytest.mark.parametrize("kind", list(registry.load(registry.GAMES)))
+def test_every_games_board_draws_names_in_every_script(kind: str) -> None:
+    """Each game's board draws CJK, Arabic, Cyrillic and Greek names as they
+    are, where stand-ins ("Player N") used to be."""
+    picture = registry.load(registry.GAMES)[kind].load_picture()
+    view, players = mid_game_view(kind)
+    names = WORLD[:players]
+    with recording_text() as texts:
+        named = picture.board(view, names, "en")
+    shown = {t.text for t in texts}
+    assert all(any(name in text for text in shown) for name in names), (names, shown)
+    assert not any(text.startswith("Player ") for text in shown)
+    stand_ins = picture.board(view, [f"Player {n + 1}" for n in range(players)], "en")
+    assert named != stand_ins
+
+
+def test_the_score_chart_draws_names_in_every_script() -> None:
+    series = [[0, 3, 5], [0, 2, 7], [0, 1, 1], [0, 4, 4]]
+    with recording_text() as texts:
+        named = score_chart(series, WORLD[:4], "en", title="Scores", x_label="Turn")
+    shown = {t.text for t in texts}
+    assert set(WORLD[:4]) <= shown
+    stand_ins = score_chart(
+        series, [f"Player {n}" for n in range(1, 5)], "en", title="Scores", x_label="Turn"
+    )
+    assert named != stand_ins
