@@ -6,6 +6,11 @@ in the game's channel, for a move as for what the bot posts on its own
 later (AI turns after a restart, reminders): Discord notifies the people a
 message mentions only when it is created, never when it is edited, so a
 "thinking…" placeholder filled in with the turn would ping nobody.
+
+A game post is one Components V2 card (:meth:`GameMessage.layout`): a
+container in the colour of the seat it is about, holding the title with
+what happened and who is next, the scores, the board, the game's footer and
+the buttons, so the summary, the board and the buttons read as one.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import groupby
+from typing import Any
 
 import discord
 
@@ -31,16 +37,60 @@ EMBED_COLOUR = discord.Colour.from_rgb(214, 160, 76)  # sand
 # final post states each score once, in the ranking with its breakdown
 # (:func:`final_summary`), so these lines are not repeated above it.
 SCORE_LINE = ".log.final"
-CONTENT_LIMIT = 2000
+# Discord: the text of all the TextDisplays of a Components V2 message together.
+TEXT_LIMIT = 4000
+# The scores' share of it at most, so the turn's lines always keep the rest.
+SCORES_LIMIT = 1500
+BOARD_URL = "attachment://board.png"
 
 
 @dataclass(frozen=True)
 class GameMessage:
-    content: str
-    embed: discord.Embed
+    """One public game post, as the parts of its Components V2 card: ``lines``
+    (what happened, then who is next, pings included) under the ``heading``,
+    the ``scores``, the board ``file`` (shown in a media gallery), the game's
+    ``footer`` and the ``buttons``, in a container of ``colour``; ``mentions``
+    are the users it may ping. Its texts fit Discord's limit together."""
+
+    heading: str
+    lines: tuple[str, ...]
+    scores: tuple[str, ...]
+    footer: str
+    colour: discord.Colour
     file: discord.File | None
     mentions: discord.AllowedMentions
-    view: discord.ui.View | None = None
+    buttons: tuple[discord.ui.Item[Any], ...] = ()
+
+    def texts(self) -> tuple[str, str, str]:
+        """The card's texts: the heading with the lines, the scores, the footer
+        (each may be empty but the first); the oldest lines are dropped first
+        if all would not fit in ``TEXT_LIMIT`` together."""
+        heading = f"### {self.heading}"
+        scores = "\n".join(self.scores)[:SCORES_LIMIT]
+        footer = "\n".join(f"-# {line}" for line in self.footer.splitlines() if line.strip())
+        room = TEXT_LIMIT - len(heading) - 1 - len(scores) - len(footer)  # 1: the newline
+        body = clip(self.lines, room)
+        return "\n".join(filter(None, (heading, body))), scores, footer
+
+    def layout(self) -> discord.ui.LayoutView:
+        """The card: one container holding the texts, the board and the buttons
+        (rows of five). Built anew for each send: an item sits in one view."""
+        top, scores, footer = self.texts()
+        card: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+            accent_colour=self.colour
+        )
+        card.add_item(discord.ui.TextDisplay(top))
+        if scores:
+            card.add_item(discord.ui.TextDisplay(scores))
+        if self.file is not None:
+            card.add_item(discord.ui.MediaGallery(discord.MediaGalleryItem(BOARD_URL)))
+        if footer:
+            card.add_item(discord.ui.TextDisplay(footer))
+        for start in range(0, len(self.buttons), 5):
+            card.add_item(discord.ui.ActionRow(*self.buttons[start : start + 5]))
+        view = discord.ui.LayoutView(timeout=None)
+        view.add_item(card)
+        return view
 
 
 def title(session: Session, locale: object) -> str:
@@ -203,12 +253,31 @@ def board_link(session: Session, message_id: int | None = None) -> str:
     return base if message is None else f"{base}/{message}"
 
 
-def clip(lines: Sequence[str]) -> str:
-    """Join lines within Discord's content limit, dropping the oldest first."""
+def clip(lines: Sequence[str], limit: int) -> str:
+    """Join lines within ``limit`` characters, dropping the oldest first."""
     kept = list(lines)
-    while kept and len("\n".join(kept)) > CONTENT_LIMIT:
+    while kept and len("\n".join(kept)) > limit:
         kept.pop(0)
-    return "\n".join(kept)[:CONTENT_LIMIT]
+    return "\n".join(kept)[: max(limit, 0)]
+
+
+def accent(session: Session) -> discord.Colour:
+    """A game post's colour: the board colour of the seat who must act now, of
+    the winner once the game is over; the sand colour otherwise (a lobby, a tie)."""
+    if session.record.status == "finished":
+        winners = [s.seat for s in session.standings() if s.won]
+        return seat_accent(session, winners[0] if len(winners) == 1 else None)
+    acting = session.awaited or session.to_act
+    return seat_accent(session, acting[0] if acting else None)
+
+
+def seat_accent(session: Session, seat: Seat | None) -> discord.Colour:
+    """The colour ``seat`` wears on the board (the sand colour for none, or a
+    game that cannot be drawn), so a card is the colour of whom it is about."""
+    spec = session.hosted_spec
+    if seat is None or spec is None or session.broken:
+        return EMBED_COLOUR
+    return discord.Colour.from_rgb(*spec.load_picture().seat_colour(seat))
 
 
 async def game_message(
@@ -217,41 +286,41 @@ async def game_message(
     locale: object,
     *,
     boards: Boards | None,
-    view: discord.ui.View | None = None,
+    buttons: Sequence[discord.ui.Item[Any]] = (),
 ) -> GameMessage:
-    """The post of ``session`` with ``head`` on top; ``boards`` draws the public
-    board into it (None: no board, e.g. /game status)."""
-    content = clip([*head, *next_lines(session, locale)])
-    embed = discord.Embed(
-        title=i18n.t(locale, "game.title", title=title(session, locale), id=session.id),
-        colour=EMBED_COLOUR,
-    )
-    scores = score_lines(session, locale)
-    if scores:
-        embed.description = "\n".join(scores)[:4000]
+    """The post of ``session`` with ``head`` on top and ``buttons`` at the bottom;
+    ``boards`` draws the public board into it (None: no board, e.g. /game status)."""
+    heading = i18n.t(locale, "game.title", title=title(session, locale), id=session.id)
     file = None
     if boards is not None and session.state is not None:
         file = await board_file(boards, session, None, locale)
-        embed.set_image(url="attachment://board.png")
+    footer = ""
     if session.record.status == "active":  # a finished game has nothing left to move
-        embed.set_footer(text=i18n.t(locale, f"{session.kind}.footer", default=""))
+        footer = i18n.t(locale, f"{session.kind}.footer", default="")
     pinged = [*iter_mentions(session), *final_mentions(session)]
     mentions = discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(uid) for uid in pinged]
     )
-    return GameMessage(content, embed, file, mentions, view)
+    return GameMessage(
+        heading=heading,
+        lines=(*head, *next_lines(session, locale)),
+        scores=tuple(score_lines(session, locale)),
+        footer=footer,
+        colour=accent(session),
+        file=file,
+        mentions=mentions,
+        buttons=tuple(buttons),
+    )
 
 
-def _send_kwargs(message: GameMessage) -> dict[str, object]:
+def send_kwargs(message: GameMessage) -> dict[str, object]:
+    """A V2 message carries no content and no embed: all is in its layout."""
     kwargs: dict[str, object] = {
-        "content": message.content,
-        "embed": message.embed,
+        "view": message.layout(),
         "allowed_mentions": message.mentions,
     }
     if message.file is not None:
         kwargs["file"] = message.file
-    if message.view is not None:
-        kwargs["view"] = message.view
     return kwargs
 
 
@@ -274,7 +343,7 @@ async def post_to_channel(
     channel: discord.abc.Messageable, message: GameMessage
 ) -> discord.Message:
     """A new public message: its mentions notify (AI turns, reminders, answers)."""
-    sent: discord.Message = await channel.send(**_send_kwargs(message))  # type: ignore[call-overload]
+    sent: discord.Message = await channel.send(**send_kwargs(message))  # type: ignore[call-overload]
     return sent
 
 

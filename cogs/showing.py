@@ -45,10 +45,7 @@ class Showing(GameSubcommands):
             head += await self._why_it_ended(session, locale)
         message = await game_message(session, head, locale, boards=None)
         await interaction.response.send_message(
-            message.content,
-            embed=message.embed,
-            ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
+            view=message.layout(), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
 
     def _status_head(self, session: Session, locale: object) -> list[str]:

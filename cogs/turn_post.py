@@ -30,12 +30,14 @@ from cogs.boards import board_file, boards_of
 from cogs.interactions import game_here, run_component, service_of
 from cogs.news import after_post, deliver_private, report_failure, send_final_chart, tell_parent
 from cogs.replies import (
-    EMBED_COLOUR,
+    GameMessage,
     describe,
     final_mentions,
     game_message,
     post_answer,
     post_to_channel,
+    seat_accent,
+    send_kwargs,
     turn_lines,
 )
 from cogs.suggest import move_choices
@@ -55,7 +57,8 @@ async def answer(interaction: discord.Interaction, service: GameService, saved: 
 
 
 async def answer_step(interaction: discord.Interaction, service: GameService, saved: Saved) -> None:
-    """A step inside a turn (a first camel): only the player sees it, with his board.
+    """A step inside a turn (a first camel): only the player sees it, with his board,
+    as a card like a turn post's, in his own language.
 
     The channel gets the whole turn in one post when the turn ends.
     """
@@ -71,16 +74,18 @@ async def answer_step(interaction: discord.Interaction, service: GameService, sa
         for d in session.decisions
         if d.seat == turn.seat
     ]
-    file = await board_file(boards_of(interaction.client), session, turn.seat, locale)
-    embed = discord.Embed(title=i18n.t(locale, "game.step_title"), colour=EMBED_COLOUR)
-    embed.set_image(url="attachment://board.png")
-    # The same buttons as a turn post, so the next step is one click away too.
-    text = "\n".join(lines)[:2000]
-    buttons = turn_view(session, i18n.language(locale))
-    if buttons is None:
-        await interaction.followup.send(text, embed=embed, file=file, ephemeral=True)
-    else:
-        await interaction.followup.send(text, embed=embed, file=file, ephemeral=True, view=buttons)
+    card = GameMessage(
+        heading=i18n.t(locale, "game.step_title"),
+        lines=tuple(lines),
+        scores=(),
+        footer="",
+        colour=seat_accent(session, turn.seat),
+        file=await board_file(boards_of(interaction.client), session, turn.seat, locale),
+        mentions=discord.AllowedMentions.none(),
+        # The same buttons as a turn post, so the next step is one click away too.
+        buttons=tuple(turn_buttons(session, i18n.language(locale))),
+    )
+    await interaction.followup.send(ephemeral=True, **send_kwargs(card))  # type: ignore[call-overload]
     others = {s: e for s, e in report.private_events().items() if s != turn.seat}
     await deliver_private(interaction.client, session, others)
 
@@ -101,7 +106,7 @@ async def publish(
         # Seats acting at once: another move may have landed meanwhile; show the newest board.
         now = await service.get(report.after.id) or report.after
         boards = boards_of(interaction.client)
-        message = await game_message(now, lines, locale, boards=boards, view=turn_view(now))
+        message = await game_message(now, lines, locale, boards=boards, buttons=turn_buttons(now))
         channel = interaction.client.get_partial_messageable(now.record.channel_id)
         posted = await post_answer(interaction, channel, message)
         await after_post(interaction.client, service, now, posted)
@@ -130,7 +135,7 @@ async def post_ai_turns(client: discord.Client, service: GameService, session: S
     after, lang = report.after, report.after.lang
     lines = turn_lines(after, report.turns, lang)
     boards = boards_of(client)
-    message = await game_message(after, lines, lang, boards=boards, view=turn_view(after))
+    message = await game_message(after, lines, lang, boards=boards, buttons=turn_buttons(after))
     channel = client.get_partial_messageable(after.record.channel_id)
     posted = await post_to_channel(channel, message)
     await after_post(client, service, after, posted)
@@ -264,28 +269,40 @@ def quick_moves(session: Session) -> Sequence[Any]:
     return () if offered is None else offered(session)
 
 
-def turn_view(session: Session, lang: str | None = None) -> discord.ui.View | None:
-    """The "Your move" entry under a turn post, when a human must act, after
-    the game's buttons for its quick decisions; Rematch under a finished
-    game's post. In ``lang``, the language of the text they sit under: the
-    game's for a public post (the default), the reader's for a private
-    answer, so one message speaks one language."""
+def turn_buttons(session: Session, lang: str | None = None) -> list[discord.ui.Item[Any]]:
+    """The buttons under a turn post: the game's for its quick decisions, then
+    "Your move", when a human must act; Rematch under a finished game's post.
+    In ``lang``, the language of the text they sit under: the game's for a
+    public post (the default), the reader's for a private answer, so one
+    message speaks one language."""
     lang = lang or session.lang
     if session.record.status == "finished":
-        return rematch_view(session, lang)
+        return rematch_buttons(session, lang)
     if session.record.status != "active":
-        return None
+        return []
     if not any(not session.ai_plays(s) for s in session.to_act):
-        return None
-    view = discord.ui.View(timeout=None)
+        return []
     engine = session.engine
     people = session.people(plain=True)  # a button shows Markdown as typed
+    buttons: list[discord.ui.Item[Any]] = []
     for move in quick_moves(session)[:MAX_QUICK]:
         notation = engine.format_move(move)
         words = engine.move_words(move)
         label = notation if words is None else i18n.term(lang, words, people)
-        view.add_item(QuickButton(session.id, session.record.version, notation, label))
-    view.add_item(MoveButton(session.id, i18n.t(lang, "button.move")))
+        buttons.append(QuickButton(session.id, session.record.version, notation, label))
+    buttons.append(MoveButton(session.id, i18n.t(lang, "button.move")))
+    return buttons
+
+
+def turn_view(session: Session, lang: str | None = None) -> discord.ui.View | None:
+    """:func:`turn_buttons` as a classic view, for a message with text content
+    (a reminder); None when there is no button."""
+    buttons = turn_buttons(session, lang)
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for button in buttons:
+        view.add_item(button)
     return view
 
 
@@ -294,19 +311,17 @@ def turn_view(session: Session, lang: str | None = None) -> discord.ui.View | No
 REMATCH_ID = "rematch"
 
 
-def rematch_view(session: Session, lang: str) -> discord.ui.View | None:
+def rematch_buttons(session: Session, lang: str) -> list[discord.ui.Item[Any]]:
     """Rematch under the final post: the same players sit down again, one click
-    each (:mod:`bot.rematch`). None when no human played."""
+    each (:mod:`bot.rematch`). No button when no human played."""
     if not final_mentions(session):
-        return None
-    view = discord.ui.View(timeout=None)
+        return []
     button: discord.ui.Button[Any] = discord.ui.Button(
         label=i18n.t(lang, "button.rematch"),
         style=discord.ButtonStyle.success,
         custom_id=f"{REMATCH_ID}:{session.id}",
     )
-    view.add_item(button)
-    return view
+    return [button]
 
 
 class QuickButton(

@@ -199,17 +199,39 @@ async def refused(
     assert len(world.fake.messages(world.channel)) == posted
 
 
+def text_of(message: Any) -> str:
+    """What a message says, whatever its layout: a Components V2 card's
+    TextDisplays (a game post), else its content."""
+    return str(message.text)
+
+
+def footer_of(message: Any) -> str:
+    """A game card's footer (its ``-# `` small print: how to move), "" if none."""
+    lines = text_of(message).splitlines()
+    return "\n".join(line.removeprefix("-# ") for line in lines if line.startswith("-# "))
+
+
 def board_png(message: Any) -> Image.Image:
+    """The board a post shows: its ``board.png``, a board-sized PNG, shown where
+    the post refers to it: the media gallery of a V2 card (a game post), else
+    the embed's image."""
     image = Image.open(io.BytesIO(message.files["board.png"]))
     assert image.format == "PNG" and 1000 <= image.width <= 1400
-    assert message.embeds and message.embeds[0]["image"]["url"].endswith("/board.png")
+    [board] = [a for a in message.attachments if a.filename == "board.png"]
+    if message.is_v2:
+        [gallery] = message.of_type(12)
+        [item] = gallery["items"]
+        assert item["media"]["url"] == board.url and item["media"]["attachment_id"] == str(board.id)
+    else:
+        assert message.embeds and message.embeds[0]["image"]["url"] == board.url
     return image
 
 
 def next_player(world: World, message: Any) -> Any | None:
     """Whoever the bot pinged to act next (None when the game is over)."""
-    pinged = [int(uid) for uid in MENTION.findall(message.content.split("➡️", 1)[-1])]
-    return world.users[pinged[-1]] if pinged and "➡️" in message.content else None
+    text = text_of(message)
+    pinged = [int(uid) for uid in MENTION.findall(text.split("➡️", 1)[-1])]
+    return world.users[pinged[-1]] if pinged and "➡️" in text else None
 
 
 def locale_of(world: World, user: Any) -> str:
@@ -230,7 +252,8 @@ async def suggestions(
 
 def message_texts(message: Any) -> list[str]:
     """Every text a message shows: its content, its embeds' title, description,
-    fields and footer, its components' texts and labels (at any depth)."""
+    fields and footer, its components' texts (a V2 card's TextDisplays) and
+    labels (at any depth)."""
     texts = [message.content]
     for embed in message.embeds:
         texts += [embed.get("title") or "", embed.get("description") or ""]

@@ -32,7 +32,7 @@ from bot.app import Caravanserai
 from bot.config import Config
 from bot.service import GameService
 from bot.storage import SqliteStorage, Storage, StorageUnavailable
-from tests.e2e import stamp
+from tests.e2e import stamp, text_of
 from tests.fakediscord import Channel, FakeDiscord, Message, User
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -193,25 +193,25 @@ def said_once_without_traceback(s: Setup, job: str) -> None:
 
 
 async def test_the_idle_lobby_loop_closes_the_lobby_after_a_failure(setup: Setup) -> None:
-    said = await posted(setup, "idle", lambda m: "closed after 48 hours" in m.content)
-    assert f"#{setup.games['idle']}" in said.content and status_of(setup, "idle") == "cancelled"
+    said = await posted(setup, "idle", lambda m: "closed after 48 hours" in text_of(m))
+    assert f"#{setup.games['idle']}" in text_of(said) and status_of(setup, "idle") == "cancelled"
     said_once_without_traceback(setup, FAILING["idle_lobbies"])
 
 
 async def test_start_up_resumption_plays_the_bot_seat_after_a_failure(setup: Setup) -> None:
-    post = await posted(setup, "ai", lambda m: f"<@{setup.alice.id}>" in m.content)
-    assert "🤖" in post.content and "board.png" in post.files
-    assert "starts! Seat order" in post.content  # its start, never posted, comes first
+    post = await posted(setup, "ai", lambda m: f"<@{setup.alice.id}>" in text_of(m))
+    assert "🤖" in text_of(post) and "board.png" in post.files
+    assert "starts! Seat order" in text_of(post)  # its start, never posted, comes first
     said_once_without_traceback(setup, FAILING["active_games_after"])
 
 
 async def test_late_posts_are_made_after_a_failure(setup: Setup) -> None:
-    post = await posted(setup, "late", lambda m: "Posted late" in m.content)
-    assert "starts! Seat order" in post.content and f"<@{setup.alice.id}>" in post.content
+    post = await posted(setup, "late", lambda m: "Posted late" in text_of(m))
+    assert "starts! Seat order" in text_of(post) and f"<@{setup.alice.id}>" in text_of(post)
     said_once_without_traceback(setup, FAILING["unannounced"])
 
 
 async def test_the_clock_loop_reminds_after_a_failure(setup: Setup) -> None:
-    said = await posted(setup, "clock", lambda m: "half your time has gone" in m.content)
-    assert f"<@{setup.alice.id}>" in said.content
+    said = await posted(setup, "clock", lambda m: "half your time has gone" in text_of(m))
+    assert f"<@{setup.alice.id}>" in text_of(said)
     said_once_without_traceback(setup, FAILING["due_clocks"])

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from games.desert import GAME
-from tests.e2e import BotProcess, World, locale_of, public, refused, thread_opened, until
+from tests.e2e import BotProcess, World, locale_of, public, refused, text_of, thread_opened, until
 from tests.fakediscord import FakeDiscord, permissions
 
 TRIES = 10
@@ -63,7 +63,7 @@ async def test_ten_rapid_game_new_leave_no_stray_post_or_thread(world: World) ->
         if not it.ephemeral:
             await until(lambda: has_lobby_post(world, thread_of(world, it)), "the lobby")
     assert [it.ephemeral for it in answers] == [False, False] + [True] * (TRIES - 2)
-    refusals = [it.message.content for it in answers[2:]]
+    refusals = [text_of(it.message) for it in answers[2:]]
     assert "You already have 2 open tables" in refusals[0], refusals[0]
     assert all("again in" in text for text in refusals[1:]), refusals
 
@@ -73,7 +73,7 @@ async def test_ten_rapid_game_new_leave_no_stray_post_or_thread(world: World) ->
     in_french = ("Doucement", "déjà en train d'ouvrir", "tables ouvertes")
     for it in burst:
         if it.ephemeral:  # slowed down, his first call still opening, or the cap
-            assert any(words in it.message.content for words in in_french), it.message.content
+            assert any(words in text_of(it.message) for words in in_french), text_of(it.message)
 
     tables = 2 + len(opened)
     # The channel holds one line per table, each pointing at its thread, and
@@ -83,13 +83,13 @@ async def test_ten_rapid_game_new_leave_no_stray_post_or_thread(world: World) ->
         "every line's thread",
     )
     lines = fake.messages(world.channel)
-    assert len(lines) == tables, [m.content for m in lines]
+    assert len(lines) == tables, [text_of(m) for m in lines]
     threads = fake.threads(world.channel)
     assert len(threads) == tables
     await until(lambda: all(has_lobby_post(world, t) for t in threads), "every thread's lobby")
     await until(
         lambda: all(
-            "opened a table" in m.content or "a ouvert une table" in m.content
+            "opened a table" in text_of(m) or "a ouvert une table" in text_of(m)
             for m in fake.messages(world.channel)
         ),
         "every line to say its table is open",
@@ -117,7 +117,7 @@ async def test_a_table_the_database_refuses_leaves_nothing_behind(tmp_path: Path
             it = await fake.slash(alice, channel, "game new", {"game": "desert"})
             (error,) = await it.wait_followups(1, timeout=30)  # the bot waits 5 s for the lock
             other_writer.rollback()
-        assert error.ephemeral and "Something went wrong" in error.content
+        assert error.ephemeral and "Something went wrong" in text_of(error)
         assert it.message is None  # the "opening a table…" line is gone
         assert fake.messages(channel) == []
         assert len(fake.threads(channel)) == 1 and fake.threads(channel, archived=False) == []
@@ -164,7 +164,7 @@ async def play_a_turn(world: World, user: Any) -> Any:
 
 
 def posts_saying(world: World, *words: str) -> list[Any]:
-    return [m for m in world.fake.messages(world.channel) if any(w in m.content for w in words)]
+    return [m for m in world.fake.messages(world.channel) if any(w in text_of(m) for w in words)]
 
 
 async def private_answers(world: World, user: Any, command: str, times: int) -> list[str]:
@@ -174,10 +174,10 @@ async def private_answers(world: World, user: Any, command: str, times: int) -> 
         version, posted = world.bot.game_version(), len(world.fake.messages(world.channel))
         it = await world.fake.slash(user, world.channel, command, locale=locale_of(world, user))
         message = await it.final(timeout=20)
-        assert it.ephemeral and it.ack_latency < 3, message.content
+        assert it.ephemeral and it.ack_latency < 3, text_of(message)
         assert world.bot.game_version() == version
         assert len(world.fake.messages(world.channel)) == posted
-        texts.append(message.content)
+        texts.append(text_of(message))
     return texts
 
 
@@ -195,15 +195,15 @@ async def test_undo_and_cancel_requests_are_asked_once(world: World) -> None:
     await play_a_turn(world, alice)  # her turn has passed: the others must agree
 
     asked = await public(world, alice, "game undo")
-    assert "asks to take back" in asked.content
-    assert f"<@{bob.id}>" in asked.content and f"<@{carol.id}>" in asked.content
+    assert "asks to take back" in text_of(asked)
+    assert f"<@{bob.id}>" in text_of(asked) and f"<@{carol.id}>" in text_of(asked)
     again = await private_answers(world, alice, "game undo", 6)
     assert all("still open" in text for text in again[:4]), again
     assert all("again in" in text for text in again[4:]), again
     assert len(posts_saying(world, "asks to take back")) == 1
 
     proposed = await public(world, bob, "game cancel", locale="fr")
-    assert "agrees to cancel" in proposed.content  # the game's language
+    assert "agrees to cancel" in text_of(proposed)  # the game's language
     again = await private_answers(world, bob, "game cancel", 3)
     assert all("déjà ouvert" in text for text in again[:2]), again
     assert "Doucement" in again[2]
@@ -218,6 +218,6 @@ async def test_undo_and_cancel_requests_are_asked_once(world: World) -> None:
     await board.final(timeout=20)
     assert board.ephemeral and "board.png" in board.message.files  # a spectator's board
     mine = await fake.slash(alice, world.channel, "game hand")
-    assert "You left" not in (await mine.final(timeout=20)).content and mine.ephemeral
+    assert "You left" not in text_of(await mine.final(timeout=20)) and mine.ephemeral
     assert fake.unhandled == []
     assert "Traceback" not in world.bot.log_text()

@@ -30,6 +30,7 @@ from tests.e2e import (
     next_player,
     public,
     stamp,
+    text_of,
     thread_opened,
 )
 
@@ -104,17 +105,17 @@ async def test_a_move_saved_before_a_crash_is_posted_once_after_the_restart(worl
 
     let_grace_pass(world, game_id)
     await world.bot.start()
-    post = await fake.wait_for_message(thread, lambda m: LATE in m.content, 20, after=before)
+    post = await fake.wait_for_message(thread, lambda m: LATE in text_of(m), 20, after=before)
     await asyncio.sleep(QUIET)  # several looks later: still one post
 
     assert [m.id for m in fake.messages(thread) if m.id > before.id] == [post.id]
-    assert "**bob**:" in post.content, post.content  # Bob's turn, told in the game's English
+    assert "**bob**:" in text_of(post), text_of(post)  # Bob's turn, told in the game's English
     assert next_player(world, post) is alice and "board.png" in post.files
     assert alice in post.notified  # a new message: Discord notifies her
     assert not placeholder.loading
-    assert placeholder.content.endswith(f"/{thread.id}/{post.id}"), placeholder.content
+    assert text_of(placeholder).endswith(f"/{thread.id}/{post.id}"), text_of(placeholder)
     dm = fake.messages(fake.dm_channel(alice))[dms:]
-    assert len(dm) == 1 and f"/{post.id}" in dm[0].content, [m.content for m in dm]
+    assert len(dm) == 1 and f"/{post.id}" in text_of(dm[0]), [text_of(m) for m in dm]
     row = game_row(world)
     assert (row["posted_version"], row["board_message_id"]) == (row["version"], post.id)
     assert row["announce_due"] is None and row["announce_hook"] is None

@@ -34,6 +34,7 @@ from tests.e2e import (
     refused,
     seat_users,
     stamp,
+    text_of,
     thread_opened,
     until,
 )
@@ -158,14 +159,14 @@ async def settings(world: World, user: Any, options: dict[str, Any]) -> str:
     it = await world.fake.slash(
         user, world.channel, "settings", options, locale=locale_of(world, user)
     )
-    text = (await it.final(timeout=20)).content
+    text = text_of(await it.final(timeout=20))
     assert it.ephemeral
     return text
 
 
 async def status(world: World, user: Any) -> str:
     it = await world.fake.slash(user, world.channel, "game status", locale=locale_of(world, user))
-    text = (await it.final(timeout=20)).content
+    text = text_of(await it.final(timeout=20))
     assert it.ephemeral
     return text
 
@@ -200,7 +201,7 @@ async def test_reminders_by_dm_and_in_the_thread_and_the_clock_shown(world: Worl
     told = await world.fake.slash(
         bob, world.channel, "settings", {"language": "fr", "dm_reminders": True}, locale="en-US"
     )
-    text = (await told.final(timeout=20)).content
+    text = text_of(await told.final(timeout=20))
     assert told.ephemeral
     assert "Langue : Français" in text, text
     assert "Rappels de la pendule par MP : oui" in text, text
@@ -208,8 +209,8 @@ async def test_reminders_by_dm_and_in_the_thread_and_the_clock_shown(world: Worl
     assert "DM when it is your turn: on" in text and "Clock reminders by DM: off" in text, text
 
     game_id, started = await open_game(world, [alice, bob], {"clock": "fast"}, first=2)
-    assert "Through the Desert" in started.content  # Alice's game: in English
-    assert f"<@{bob.id}>" in started.content and "⏳ Time runs out <t:" in started.content
+    assert "Through the Desert" in text_of(started)  # Alice's game: in English
+    assert f"<@{bob.id}>" in text_of(started) and "⏳ Time runs out <t:" in text_of(started)
     await until(lambda: game_row(world, game_id)["board_message_id"] == started.id, what="the id")
     row = game_row(world, game_id)
     assert row["clock_hours"] == 1.0 and row["clock_stage"] == 0
@@ -224,13 +225,13 @@ async def test_reminders_by_dm_and_in_the_thread_and_the_clock_shown(world: Worl
     posted = len(fake.messages(world.channel))
     dms = fake.dm_channel(bob)
     pass_time(world, game_id, timedelta(minutes=31))
-    reminder = await fake.wait_for_message(dms, lambda m: "⏳" in m.content, timeout=10)
-    assert "la moitié de votre temps est passée" in reminder.content, reminder.content
-    assert f"n°{game_id}" in reminder.content
-    assert jump(world, started) in reminder.content
+    reminder = await fake.wait_for_message(dms, lambda m: "⏳" in text_of(m), timeout=10)
+    assert "la moitié de votre temps est passée" in text_of(reminder), text_of(reminder)
+    assert f"n°{game_id}" in text_of(reminder)
+    assert jump(world, started) in text_of(reminder)
     # Several looks later: nothing more, to Bob or in the thread.
     await asyncio.sleep(3 * CHECK_SECONDS)
-    assert len(fake.messages(dms)) == 1, [m.content for m in fake.messages(dms)]
+    assert len(fake.messages(dms)) == 1, [text_of(m) for m in fake.messages(dms)]
     assert len(fake.messages(world.channel)) == posted
     row = game_row(world, game_id)
     assert row["clock_stage"] == 1  # half-time reminder sent; next look when time runs out
@@ -243,18 +244,18 @@ async def test_reminders_by_dm_and_in_the_thread_and_the_clock_shown(world: Worl
     # (The bot notes the post's id just after posting it.)
     await until(lambda: game_row(world, game_id)["board_message_id"] == post.id, what="the id")
     assert game_row(world, game_id)["clock_stage"] == 0
-    turn_dm = await fake.wait_for_message(fake.dm_channel(alice), lambda m: "🎲" in m.content)
-    assert "Your turn in" in turn_dm.content
+    turn_dm = await fake.wait_for_message(fake.dm_channel(alice), lambda m: "🎲" in text_of(m))
+    assert "Your turn in" in text_of(turn_dm)
     # The exact link (with the server's id) is test_the_turn_dm_links_to_the_post's.
-    assert turn_dm.content.endswith(f"/{post.channel_id}/{post.id}")
+    assert text_of(turn_dm).endswith(f"/{post.channel_id}/{post.id}")
 
     # Alice did not ask for reminders by DM: hers is said in the thread, with a ping.
     pass_time(world, game_id, timedelta(minutes=40))
     said = await fake.wait_for_message(
-        world.channel, lambda m: "half your time has gone" in m.content, timeout=10, after=post
+        world.channel, lambda m: "half your time has gone" in text_of(m), timeout=10, after=post
     )
-    assert f"<@{alice.id}>" in said.content and jump(world, post) in said.content
-    assert f"<@{bob.id}>" not in said.content
+    assert f"<@{alice.id}>" in text_of(said) and jump(world, post) in text_of(said)
+    assert f"<@{bob.id}>" not in text_of(said)
     assert any(c.startswith("move:") for c in said.custom_ids())  # "Your move", one click away
     await asyncio.sleep(3 * CHECK_SECONDS)
     assert len(fake.messages(fake.dm_channel(alice))) == 1  # only the turn DM
@@ -263,7 +264,7 @@ async def test_reminders_by_dm_and_in_the_thread_and_the_clock_shown(world: Worl
     # A game without a clock: no deadline on its posts, "none" in its status.
     world.channel = parent
     _, untimed = await open_game(world, [alice], {"bots": 1, "clock": "none"}, first=1)
-    assert "⏳" not in untimed.content
+    assert "⏳" not in text_of(untimed)
     text = await status(world, alice)
     assert "Clock: none" in text and "time runs out" not in text, text
     assert game_row(world, game_in(world, world.channel))["clock_due"] is None
@@ -283,8 +284,8 @@ async def test_the_turn_dm_links_to_the_post(world: World) -> None:
     await open_game(world, [alice, bob], {}, first=2)
     post = await play_turn(world, bob)
     assert up_next(world, post) is alice
-    turn_dm = await fake.wait_for_message(fake.dm_channel(alice), lambda m: "🎲" in m.content)
-    assert turn_dm.content.endswith(jump(world, post)), turn_dm.content
+    turn_dm = await fake.wait_for_message(fake.dm_channel(alice), lambda m: "🎲" in text_of(m))
+    assert text_of(turn_dm).endswith(jump(world, post)), text_of(turn_dm)
 
 
 # --------------------------------------------------------------------------- 2
@@ -299,7 +300,7 @@ async def test_time_runs_out_the_others_let_the_ai_play_and_the_player_comes_bac
     lets the AI play her seat, which moves at once; Carol takes it back by acting."""
     fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
     game_id, started = await open_game(world, [alice, bob, carol], {"clock": "normal"}, first=3)
-    assert f"<@{carol.id}>" in started.content and "⏳ Time runs out" in started.content
+    assert f"<@{carol.id}>" in text_of(started) and "⏳ Time runs out" in text_of(started)
     version = world.bot.game_version()
 
     async def time_runs_out(after: Any) -> Any:
@@ -310,7 +311,7 @@ async def test_time_runs_out_the_others_let_the_ai_play_and_the_player_comes_bac
             10,
             after=after,
         )
-        text = vote.content
+        text = text_of(vote)
         assert f"<@{carol.id}>: your time is up" in text, text
         ask = text.split("time is up.", 2)[-1]
         assert f"<@{alice.id}>" in ask and f"<@{bob.id}>" in ask and "24 hours" in ask, text
@@ -326,14 +327,14 @@ async def test_time_runs_out_the_others_let_the_ai_play_and_the_player_comes_bac
 
     async def click(user: Any, vote: Any, choice: str) -> str:
         it = await fake.click(user, vote, button(vote, choice), locale=locale_of(world, user))
-        text = (await it.final(timeout=20)).content
+        text = text_of(await it.final(timeout=20))
         assert not it.ephemeral
         return text
 
     # The first time, both wait: another day for Carol, the clock starts again.
     vote = await time_runs_out(started)
     own = await fake.click(carol, vote, button(vote, "bot"))
-    assert "Only the other players" in (await own.final(timeout=20)).content
+    assert "Only the other players" in text_of(await own.final(timeout=20))
     assert own.ephemeral
     tally = await click(alice, vote, "wait")
     assert "🤖 0 · ⏳ 1" in tally and "bob" in tally, tally
@@ -359,14 +360,14 @@ async def test_time_runs_out_the_others_let_the_ai_play_and_the_player_comes_bac
 
     # Bob too: decided. The AI plays Carol's seat at once, in a turn post.
     second = await fake.click(bob, vote, bot_id, locale="fr")
-    done = (await second.final(timeout=20)).content
+    done = text_of(await second.final(timeout=20))
     assert "The AI now plays" in done and "carol" in done, done
     assert buttons_now(world, vote) == []  # the vote is closed
     assert replaced(world, game_id, carol) == "away"
     post = await fake.wait_for_message(
         world.channel, lambda m: any(c.startswith("move:") for c in m.custom_ids()), 20, after=vote
     )
-    assert "carol" in post.content and f"<@{carol.id}>" not in post.content
+    assert "carol" in text_of(post) and f"<@{carol.id}>" not in text_of(post)
     carols = seat_users(world, game_id).index(carol.id)
     assert undo_rows(world, game_id)[0][-1][1] == carols  # the AI moved for her seat
     mover = up_next(world, post)
@@ -374,7 +375,7 @@ async def test_time_runs_out_the_others_let_the_ai_play_and_the_player_comes_bac
 
     # Carol comes back: any command through her seat gives it back to her.
     back = await fake.slash(carol, world.channel, "desert move", {"notation": "pass"})
-    assert "Welcome back" in (await back.final(timeout=20)).content
+    assert "Welcome back" in text_of(await back.final(timeout=20))
     assert back.ephemeral
     assert replaced(world, game_id, carol) is None
 
@@ -383,9 +384,9 @@ async def test_time_runs_out_the_others_let_the_ai_play_and_the_player_comes_bac
         assert mover is not None
         post = await play_turn(world, mover)
         mover = up_next(world, post)
-    assert f"<@{carol.id}>" in post.content
+    assert f"<@{carol.id}>" in text_of(post)
     post = await play_turn(world, carol)
-    assert "carol" in post.content
+    assert "carol" in text_of(post)
     assert replaced(world, game_id, carol) is None
 
     assert await world.bot.stop() == 0
@@ -423,8 +424,8 @@ async def test_undo_free_asked_agreed_refused_and_forbidden(world: World) -> Non
     assert moves[-1][2] == camel
     version = world.bot.game_version()
     took = await public(world, alice, "game undo")
-    assert f"took back {camel}" in took.content, took.content
-    assert f"<@{alice.id}>" in took.content  # still her turn: the two camels to place
+    assert f"took back {camel}" in text_of(took), text_of(took)
+    assert f"<@{alice.id}>" in text_of(took)  # still her turn: the two camels to place
     assert world.bot.game_version() == version + 1
     moves, undone = undo_rows(world, game_id)
     assert moves[-1][2:] == ("undo", ply) and undone == {ply}
@@ -435,15 +436,15 @@ async def test_undo_free_asked_agreed_refused_and_forbidden(world: World) -> Non
     assert up_next(world, post) is bob
     turn = undo_rows(world, game_id)[0][-1]
     asked = await public(world, alice, "game undo")
-    assert "the turn has passed" in asked.content and f"<@{bob.id}>" in asked.content
+    assert "the turn has passed" in text_of(asked) and f"<@{bob.id}>" in text_of(asked)
     assert world.bot.game_version() == version + 2  # nothing taken back yet
     yes = next(c for c in asked.custom_ids() if c.endswith(":yes"))
     mine = await fake.click(alice, asked, yes)
-    assert "Only the other players" in (await mine.final(timeout=20)).content and mine.ephemeral
+    assert "Only the other players" in text_of(await mine.final(timeout=20)) and mine.ephemeral
     agreed = await fake.click(bob, asked, yes, locale="fr")
-    assert "took back" in (await agreed.final(timeout=20)).content
+    assert "took back" in text_of(await agreed.final(timeout=20))
     back = await fake.wait_for_message(
-        world.channel, lambda m: "took back" in m.content and bool(m.custom_ids()), after=asked
+        world.channel, lambda m: "took back" in text_of(m) and bool(m.custom_ids()), after=asked
     )
     assert up_next(world, back) is alice
     assert world.bot.game_version() == version + 3
@@ -458,7 +459,7 @@ async def test_undo_free_asked_agreed_refused_and_forbidden(world: World) -> Non
     stands = world.bot.game_version()
     no = next(c for c in asked.custom_ids() if c.endswith(":no"))
     refusal = await fake.click(bob, asked, no, locale="fr")
-    assert "refused: the move stands" in (await refusal.final(timeout=20)).content
+    assert "refused: the move stands" in text_of(await refusal.final(timeout=20))
     assert buttons_now(world, asked) == []
     assert world.bot.game_version() == stands
     assert GAME.to_act(state_of(world, game_id)) == (seat_users(world, game_id).index(bob.id),)
@@ -472,7 +473,7 @@ async def test_undo_free_asked_agreed_refused_and_forbidden(world: World) -> Non
     assert up_next(world, post) is alice
     yes = next(c for c in asked.custom_ids() if c.endswith(":yes"))
     late = await fake.click(bob, asked, yes, locale="fr")
-    assert "Cette demande est terminée" in (await late.final(timeout=20)).content
+    assert "Cette demande est terminée" in text_of(await late.final(timeout=20))
     assert late.ephemeral
     moved = world.bot.game_version()
     post = await play_turn(world, alice)

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e import BotProcess, World, locale_of, next_player, public
+from tests.e2e import BotProcess, World, locale_of, next_player, public, text_of
 from tests.fakediscord import FakeDiscord
 
 NOT_HERE = {
@@ -101,7 +101,7 @@ async def test_buttons_naming_a_game_of_another_place_are_refused(world: World) 
 
     # The other player's agreement, sent from another channel: refused, nothing undone.
     answer = await forged_click(world, other, lounge, agree)
-    assert NOT_HERE[locale_of(world, other)] in answer.content, answer.content
+    assert NOT_HERE[locale_of(world, other)] in text_of(answer), text_of(answer)
     assert game_and_votes(world) == before
 
     # From Bob's own server: the game's history, a takeover vote and a cancel vote.
@@ -111,21 +111,21 @@ async def test_buttons_naming_a_game_of_another_place_are_refused(world: World) 
         f"cancelvote:{game_id}",
     ):
         answer = await forged_click(world, bob, bazaar, forged)
-        assert NOT_HERE["fr"] in answer.content, (forged, answer.content)
-        assert f"#{game_id}" not in answer.content and not answer.embeds, forged
+        assert NOT_HERE["fr"] in text_of(answer), (forged, text_of(answer))
+        assert f"#{game_id}" not in text_of(answer) and not answer.embeds, forged
         assert game_and_votes(world) == before, forged
 
     # Where the game is played, the real button still works.
     agreed = await fake.click(other, asked, agree, locale=locale_of(world, other))
-    assert "took back" in (await agreed.final(timeout=20)).content
+    assert "took back" in text_of(await agreed.final(timeout=20))
     await fake.wait_for_message(  # the board after the undo, posted once the click is answered
-        world.channel, lambda m: "took back" in m.content and bool(m.custom_ids()), after=asked
+        world.channel, lambda m: "took back" in text_of(m) and bool(m.custom_ids()), after=asked
     )
     assert game_and_votes(world)[1] == version + 1
     proposed = await public(world, bob, "game cancel", locale="fr")  # Alice owns the server
     agree = next(c for c in proposed.custom_ids() if c.startswith("cancelvote:"))
     cancelled = await fake.click(alice, proposed, agree)
-    assert f"game #{game_id} is cancelled" in (await cancelled.final(timeout=20)).content
+    assert f"game #{game_id} is cancelled" in text_of(await cancelled.final(timeout=20))
 
     assert await world.bot.stop() == 0
     assert fake.unhandled == []

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot import i18n, registry
-from tests.e2e import World, assert_people_named, message_texts
+from tests.e2e import World, assert_people_named, footer_of, message_texts, text_of
 
 GAMES = {"desert": 1, "nomadi": 1, "oasis": 2, "sahwari": 1}  # kind -> bots
 COMMANDS = 8  # of Bob's, enough to see several turn posts
@@ -60,7 +60,7 @@ async def test_a_french_table_reads_french(world: World, kind: str) -> None:
         answer = await it.final(timeout=20)
         assert it.ack_latency < 3
         if choices[0]["name"].startswith("★"):  # the bot's own idea is never refused
-            assert world.bot.game_version() > version, answer.content
+            assert world.bot.game_version() > version, text_of(answer)
             stars += 1
     assert stars, "no ★ was offered"
 
@@ -68,15 +68,15 @@ async def test_a_french_table_reads_french(world: World, kind: str) -> None:
     title = i18n.t("fr", f"{kind}.title")
     footer = i18n.t("fr", f"{kind}.footer")
     english = {i18n.t("en", f"button.{b}") for b in ("move", "join", "leave", "start")}
-    posts = [m for m in fake.messages(world.channel) if m.embeds]
+    posts = [m for m in fake.messages(world.channel) if m.is_v2]  # the game's cards
     assert len(posts) >= 2
     for post in posts:
-        embed = post.embeds[0]
-        assert title in embed["title"], embed["title"]
-        if "footer" in embed:
-            assert embed["footer"]["text"] == footer
+        heading = text_of(post).splitlines()[0]
+        assert heading.startswith("### ") and title in heading, heading
+        if footer_of(post):
+            assert footer_of(post) == footer
         assert not english & set(labels(post)), labels(post)
-        for line in post.content.splitlines():
+        for line in text_of(post).splitlines():
             if line.startswith("➡️"):
                 assert " : " in line, line  # French puts a space before the colon
     assert any(i18n.t("fr", "button.move") in labels(p) for p in posts)

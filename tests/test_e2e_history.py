@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from tests.e2e import World, next_player, public, refused
+from tests.e2e import World, next_player, public, refused, text_of
 
 pytestmark = pytest.mark.bot_env({"EXTRA_GAMES": "tests.nim"})
 
@@ -83,7 +83,7 @@ async def test_history_pages_and_replays(world: World) -> None:
     it = await fake.slash(alice, world.channel, "game history")
     shown = await it.final(timeout=20)
     assert it.ephemeral and quick(it)
-    assert f"#{nim}" in shown.content and not shown.custom_ids()
+    assert f"#{nim}" in text_of(shown) and not shown.custom_ids()
     assert plies(shown.embeds[0]) == list(range(1, rows_of(world, nim) + 1))
     assert shown.embeds[0]["fields"][0]["name"] == "Result"
     assert "<t:" in shown.embeds[0]["description"] and "**alice**" in shown.embeds[0]["description"]
@@ -129,22 +129,22 @@ async def test_rules_in_french_with_pages(world: World) -> None:
     it = await fake.slash(bob, world.channel, "rules", {"game": "desert"}, locale="fr")
     first = await it.final(timeout=20)
     assert it.ephemeral and quick(it)
-    assert first.content.startswith("## Durch die Wüste") and "joueurs" in first.content
+    assert text_of(first).startswith("## Durch die Wüste") and "joueurs" in text_of(first)
     indicator = first.component("page:rules:desert:fr:1:i")
     assert indicator is not None and indicator["disabled"]
     pages = int(indicator["label"].split("/")[1])
     assert pages > 1
-    opening = first.content  # the message is edited in place: keep what it showed
+    opening = text_of(first)  # the message is edited in place: keep what it showed
 
     turned = await fake.click(bob, first, "page:rules:desert:fr:2:n", locale="fr")
     second = await turned.final(timeout=20)
     assert quick(turned)
-    assert second.content.startswith("## ") and second.content != opening
+    assert text_of(second).startswith("## ") and text_of(second) != opening
     assert part(second, "page:rules:desert:fr:2:i")["label"] == f"2/{pages}"
-    assert "Le " in second.content or "les " in second.content  # still French
+    assert "Le " in text_of(second) or "les " in text_of(second)  # still French
 
     english = await fake.slash(world.alice, world.channel, "rules", {"game": "desert"})
-    assert (await english.final(timeout=20)).content.startswith("## Through the Desert")
+    assert text_of(await english.final(timeout=20)).startswith("## Through the Desert")
     helped = await fake.slash(bob, world.channel, "help", locale="fr")
     text = str((await helped.final(timeout=20)).embeds[0])
     assert "/règles" in text and "/partie revoir" in text

@@ -44,7 +44,7 @@ import pytest_asyncio
 
 from bot.storage import open_storage
 from games.desert import GAME
-from tests.e2e import BotProcess, first_moves_command, stamp, start_together, until
+from tests.e2e import BotProcess, first_moves_command, stamp, start_together, text_of, until
 from tests.fakediscord import FakeDiscord, Session
 from tests.pg import PgServer
 
@@ -243,7 +243,7 @@ async def public(fake: FakeDiscord, user: Any, channel: Any, command: str, **opt
     it = await fake.slash(user, channel, command, options)
     message = await it.final(timeout=20)
     assert it.ack_latency is not None and it.ack_latency < 3, f"{command}: {it.ack_latency}"
-    assert not it.ephemeral, f"{command} answered privately: {message.content}"
+    assert not it.ephemeral, f"{command} answered privately: {text_of(message)}"
     return it
 
 
@@ -375,8 +375,8 @@ async def race_a_turn(w: Rolling, thread: Any, game_id: int, user: Any, *, held:
         assert it.ack_latency is not None and it.ack_latency < 3, it.ack_latency
     landed = [it for it in its if not it.ephemeral]
     refused = [it for it in its if it.ephemeral]
-    assert len(landed) == 1 and len(refused) == 1, [it.answer.content for it in its]
-    text = refused[0].answer.content
+    assert len(landed) == 1 and len(refused) == 1, [text_of(it.answer) for it in its]
+    text = text_of(refused[0].answer)
     assert (STALE in text) if held else (STALE in text or NOT_YOUR_TURN in text), text
     # Once in the database: one version, one row in the move log.
     assert (await db.game(game_id))["version"] == version + 1
@@ -394,12 +394,12 @@ async def test_a_move_sent_through_both_processes_lands_once(rolling: Rolling) -
         thread, game_id, started, _ = await open_game(
             w.fake, w.db, w.channel, [w.alice, w.bob], first=1
         )
-        assert f"<@{w.alice.id}>" in started.content
+        assert f"<@{w.alice.id}>" in text_of(started)
         await race_a_turn(w, thread, game_id, w.alice, held=False)
         await race_a_turn(w, thread, game_id, w.bob, held=True)
         # And the game goes on normally.
         played = await play_turn(w.fake, w.db, thread, game_id, w.alice)
-        assert f"<@{w.bob.id}>" in played.answer.content
+        assert f"<@{w.bob.id}>" in text_of(played.answer)
         assert_clean(*w.bots)
 
 
@@ -413,7 +413,7 @@ async def test_a_due_clock_is_said_once(rolling: Rolling) -> None:
         thread, game_id, started, _ = await open_game(
             fake, db, w.channel, [w.alice, w.bob], first=1, clock="fast"
         )
-        assert f"<@{w.alice.id}>" in started.content
+        assert f"<@{w.alice.id}>" in text_of(started)
         await until(
             lambda: board_post_is(db, game_id, started.id), what="the start post's id to be noted"
         )
@@ -425,8 +425,8 @@ async def test_a_due_clock_is_said_once(rolling: Rolling) -> None:
         await db.pass_time(game_id, timedelta(minutes=31), due_in=timedelta(seconds=1))
         async with row_held(db.url, game_id) as row:
             await row.until_waiting(2)
-        said = await fake.wait_for_message(thread, lambda m: HALF in m.content, 10, after=last)
-        assert f"<@{w.alice.id}>" in said.content
+        said = await fake.wait_for_message(thread, lambda m: HALF in text_of(m), 10, after=last)
+        assert f"<@{w.alice.id}>" in text_of(said)
         await asyncio.sleep(QUIET)
         assert [m.id for m in posts_after(fake, thread, last)] == [said.id]
         row_now = await db.game(game_id)
@@ -436,7 +436,7 @@ async def test_a_due_clock_is_said_once(rolling: Rolling) -> None:
 
         # Her hour is gone: the vote is asked once (no held row: as it comes).
         await db.pass_time(game_id, timedelta(minutes=61))
-        vote = await fake.wait_for_message(thread, lambda m: TIME_UP in m.content, 10, after=said)
+        vote = await fake.wait_for_message(thread, lambda m: TIME_UP in text_of(m), 10, after=said)
         assert any(c.startswith("takeover:") for c in vote.custom_ids())
         await asyncio.sleep(QUIET)
         assert [m.id for m in posts_after(fake, thread, said)] == [vote.id]
@@ -498,7 +498,7 @@ async def test_bot_seats_due_at_start_up_move_once(rolling: Rolling) -> None:
             await asyncio.sleep(QUIET)  # the other one's look at the game (a few ms)
             assert await row.waiting() == 1, "both processes play the game's AI seats"
         post = await fake.wait_for_message(
-            thread, lambda m: f"<@{waiting.id}>" in m.content, 20, after=last
+            thread, lambda m: f"<@{waiting.id}>" in text_of(m), 20, after=last
         )
         await asyncio.sleep(QUIET)
 
@@ -516,10 +516,10 @@ async def test_bot_seats_due_at_start_up_move_once(rolling: Rolling) -> None:
         assert [m.id for m in posts_after(fake, thread, last)] == [post.id]
         names = {s["seat"]: s["display_name"] for s in seats}
         turns = [m["seat"] for i, m in enumerate(new) if i == 0 or new[i - 1]["seat"] != m["seat"]]
-        shown = TURN_LINE.findall(post.content)
-        assert len(shown) == len(turns), (turns, post.content)
+        shown = TURN_LINE.findall(text_of(post))
+        assert len(shown) == len(turns), (turns, text_of(post))
         for line, seat in zip(shown, turns, strict=True):
-            assert names[seat] in line, (line, names[seat], post.content)
+            assert names[seat] in line, (line, names[seat], text_of(post))
         assert await db.conn.fetchval("SELECT count(*) FROM leases WHERE name LIKE 'ai:%'") == 0
         assert_clean(*w.bots)
 
@@ -585,7 +585,7 @@ async def test_two_shards_each_process_serves_its_own_guild(
                 for _, game_id, _ in games:
                     await db.pass_time(game_id, timedelta(minutes=31))
                 said1 = await fake.wait_for_message(
-                    thread1, lambda m: HALF in m.content, 10, after=post1
+                    thread1, lambda m: HALF in text_of(m), 10, after=post1
                 )
                 await asyncio.sleep(QUIET)
                 row0 = await db.game(game0)
@@ -593,12 +593,12 @@ async def test_two_shards_each_process_serves_its_own_guild(
                 assert posts_after(fake, thread0, post0) == []
             # A comes back and says its own.
             said0 = await fake.wait_for_message(
-                thread0, lambda m: HALF in m.content, 10, after=post0
+                thread0, lambda m: HALF in text_of(m), 10, after=post0
             )
             reminders = [said0, said1]
             await asyncio.sleep(QUIET)
             for (thread, game_id, post), said in zip(games, reminders, strict=True):
-                assert f"<@{bob.id}>" in said.content
+                assert f"<@{bob.id}>" in text_of(said)
                 assert [m.id for m in posts_after(fake, thread, post)] == [said.id]
                 assert (await db.game(game_id))["clock_stage"] == 1
             # Each reminder went out through its guild's process, and only that one.

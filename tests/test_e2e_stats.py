@@ -18,7 +18,7 @@ import pytest
 
 from bot.storage import LeaderRow
 from cogs import leaderboard
-from tests.e2e import World, locale_of, next_player, public, thread_opened
+from tests.e2e import World, locale_of, next_player, public, text_of, thread_opened
 
 pytestmark = pytest.mark.bot_env({"EXTRA_GAMES": "tests.nim"})
 
@@ -30,7 +30,7 @@ async def private(world: World, user: Any, command: str, options: dict[str, Any]
     )
     message = await it.final(timeout=20)
     assert it.ack_latency is not None and it.ack_latency < 3, command
-    assert it.ephemeral, message.content
+    assert it.ephemeral, text_of(message)
     return message
 
 
@@ -66,7 +66,7 @@ async def test_leaderboard_and_stats(world: World) -> None:
     none = await public(world, carol, "leaderboard", {"game": "nim"})
     assert "Oasis Nim" in none.embeds[0]["description"]
     mine = await private(world, alice, "stats", {})
-    assert "You haven't finished a game on this server yet" in mine.content
+    assert "You haven't finished a game on this server yet" in text_of(mine)
 
     # A short game between two people, in its own thread, to the end.
     opened = await public(world, alice, "game new", {"game": "nim", "options": "pile:short"})
@@ -83,7 +83,7 @@ async def test_leaderboard_and_stats(world: World) -> None:
         message = await move(world, mover)
         mover = next_player(world, message)
         moves += 1
-    assert "🏆" in message.content
+    assert "🏆" in text_of(message)
     winner, loser = ranked(world)
 
     # Every player of the game, winner first, with a rating and the columns.
@@ -125,10 +125,10 @@ async def test_leaderboard_and_stats(world: World) -> None:
 
     # Alice looks up Carol, who never played; Carol looks herself up.
     other = await private(world, alice, "stats", {"user": carol})
-    assert f"<@{carol.id}> hasn't finished a game on this server yet" in other.content
+    assert f"<@{carol.id}> hasn't finished a game on this server yet" in text_of(other)
     assert not other.embeds
     again = await private(world, carol, "stats", {})
-    assert "You haven't finished a game" in again.content
+    assert "You haven't finished a game" in text_of(again)
 
     assert await world.bot.stop() == 0
     assert fake.unhandled == []

@@ -12,7 +12,7 @@ from __future__ import annotations
 from bot.service import GameService
 from bot.storage import open_storage
 from games.desert import GAME
-from tests.e2e import World, board_png, next_player, public, refused, thread_opened
+from tests.e2e import World, board_png, next_player, public, refused, text_of, thread_opened
 
 
 async def test_ai_turns_interrupted_by_a_crash_are_played_after_restart(
@@ -44,10 +44,10 @@ async def test_ai_turns_interrupted_by_a_crash_are_played_after_restart(
     last = fake.messages(world.channel)[-1]
     await world.bot.start()
     message = await fake.wait_for_message(
-        world.channel, lambda m: "🤖" in m.content, timeout=20, after=last
+        world.channel, lambda m: "🤖" in text_of(m), timeout=20, after=last
     )
     assert message.interaction_id is None  # posted through the channel, not a token
-    assert f"<@{alice.id}>" in message.content  # her turn again, pinged
+    assert f"<@{alice.id}>" in text_of(message)  # her turn again, pinged
     board_png(message)
 
 
@@ -61,19 +61,19 @@ async def test_lobby_seats_and_a_confirmed_resignation(world: World) -> None:
     await refused(world, bob, "game remove", {"seat": "2"}, "Seul le créateur", locale="fr")
     await refused(world, alice, "game remove", {"seat": "1"}, "not a bot")
     removed = await public(world, alice, "game remove", {"seat": "2"})
-    assert "leaves the table" in removed.content and "Zahra" in removed.content
+    assert "leaves the table" in text_of(removed) and "Zahra" in text_of(removed)
     await public(world, alice, "game start")
 
     asked = await fake.slash(bob, world.channel, "game resign", locale="fr")
     question = await asked.final(timeout=20)
-    assert asked.ephemeral and "Abandonner" in question.content
+    assert asked.ephemeral and "Abandonner" in text_of(question)
     button = next(c for c in question.custom_ids() if c.startswith("resign:"))
     # Only Bob sees the question (ephemeral); nothing happened until he confirms.
     with world.bot.database() as db:
         assert db.execute("SELECT COUNT(*) FROM seats WHERE resigned = 1").fetchone()[0] == 0
     confirmed = await fake.click(bob, question, button, locale="fr")
     post = await confirmed.final(timeout=20)
-    assert not confirmed.ephemeral and "resigns" in post.content  # the game is English
+    assert not confirmed.ephemeral and "resigns" in text_of(post)  # the game is English
     with world.bot.database() as db:
         assert db.execute("SELECT COUNT(*) FROM seats WHERE resigned = 1").fetchone()[0] == 1
     assert "Traceback" not in world.bot.log.read_text(errors="replace")
@@ -104,10 +104,10 @@ async def test_game_list_shows_only_what_the_caller_can_see_and_boards_are_bound
     await public(world, alice, "game start")
 
     mine = await fake.slash(alice, world.channel, "game list")
-    assert f"<#{world.channel.id}>" in (await mine.final(timeout=20)).content
+    assert f"<#{world.channel.id}>" in text_of(await mine.final(timeout=20))
     elsewhere = fake.add_channel(guild, "lounge")
     theirs = await fake.slash(bob, elsewhere, "game list", locale="fr")
-    text = (await theirs.final(timeout=20)).content
+    text = text_of(await theirs.final(timeout=20))
     assert theirs.ephemeral and f"<#{world.channel.id}>" not in text
 
     for _ in range(6):
@@ -116,4 +116,4 @@ async def test_game_list_shows_only_what_the_caller_can_see_and_boards_are_bound
         assert it.ephemeral and "board.png" in it.message.files
     slowed = await fake.slash(alice, world.channel, "game board")
     message = await slowed.final(timeout=20)
-    assert slowed.ephemeral and "again in" in message.content
+    assert slowed.ephemeral and "again in" in text_of(message)

@@ -741,6 +741,158 @@ async def test_raw_channel_routes_multipart_and_permissions(
     assert fake.unhandled == []
 
 
+# -- Components V2 ----------------------------------------------------------------------------
+
+V2 = 1 << 15  # IS_COMPONENTS_V2
+LEGACY = "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"
+
+
+def _text(content: str) -> dict[str, Any]:
+    return {"type": 10, "content": content}
+
+
+def _card(*children: dict[str, Any]) -> list[dict[str, Any]]:
+    """A V2 message's components: one container holding ``children``."""
+    return [{"type": 17, "accent_color": 0xD6A04C, "components": list(children)}]
+
+
+async def test_components_v2_messages_follow_discords_rules(
+    fake: FakeDiscord, world: World
+) -> None:
+    base = f"/channels/{world.channel.id}/messages"
+    # Each layout type, nested as Discord nests them: a container of a text, a
+    # section (texts and a thumbnail), a separator, a gallery and a row of buttons.
+    every = _card(
+        _text("### Title"),
+        {
+            "type": 9,
+            "components": [_text("beside")],
+            "accessory": {"type": 11, "media": {"url": "https://example.com/a.png"}},
+        },
+        {"type": 14, "divider": True, "spacing": 1},
+        {"type": 12, "items": [{"media": {"url": "https://example.com/b.png"}}]},
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": "go"}]},
+    )
+    status, posted = await api(fake, "POST", base, body={"flags": V2, "components": every})
+    assert status == 200 and posted["flags"] & V2 and posted["content"] == ""
+    card = fake.messages(world.channel)[-1]
+    assert card.is_v2 and card.text == "### Title\nbeside" and card.custom_ids() == ["go"]
+    assert card.media == ["https://example.com/a.png", "https://example.com/b.png"]
+
+    refusals: list[tuple[dict[str, Any], dict[str, str]]] = [
+        # No content, embeds, stickers nor poll beside the components.
+        ({"flags": V2, "content": "hi", "components": _card(_text("x"))}, {"content": LEGACY}),
+        ({"flags": V2, "embeds": [{"title": "t"}], "components": _card(_text("x"))},
+         {"embeds": LEGACY}),
+        # 4000 characters of text at most, all TextDisplays together.
+        ({"flags": V2, "components": _card(_text("x" * 2000), _text("y" * 2001))},
+         {"components": "MAX_TEXT_DISPLAY_LENGTH_EXCEEDED"}),
+        # 40 components at most, nested ones counted (here 41 with the container).
+        ({"flags": V2, "components": _card(*[_text("x")] * 40)},
+         {"components": "BASE_TYPE_MAX_LENGTH"}),
+        # Unknown types, and known ones out of place, are refused.
+        ({"flags": V2, "components": _card({"type": 99})},
+         {"components.0.components.0.type": "UNION_TYPE_CHOICES"}),
+        ({"flags": V2, "components": [{"type": 11, "media": {"url": "https://e.com/a.png"}}]},
+         {"components.0.type": "UNION_TYPE_CHOICES"}),
+        ({"flags": V2, "components": _card({"type": 1, "components": [_text("x")]})},
+         {"components.0.components.0.components.0.type": "UNION_TYPE_CHOICES"}),
+        ({"flags": V2, "components": _card(_text(""))},
+         {"components.0.components.0.content": "BASE_TYPE_REQUIRED"}),
+        ({"flags": V2, "components": _card({"type": 13, "file": {"url": "https://e.com/f"}})},
+         {"components.0.components.0.file.url": "URL_TYPE_INVALID_PROTOCOL"}),
+        # Without the flag a message holds action rows only.
+        ({"components": _card(_text("x"))}, {"components.0.type": "UNION_TYPE_CHOICES"}),
+    ]  # fmt: skip
+    for body, errors in refusals:
+        status, answer = await api(fake, "POST", base, body=body)
+        assert (status, answer["code"]) == (400, 50035), body
+        assert flatten(answer["errors"]) == errors, body
+    assert (await api(fake, "POST", base, body={"flags": V2}))[1]["code"] == 50006
+
+    # A V2 message stays V2: an edit cannot give it content, nor drop the flag.
+    url = f"{base}/{posted['id']}"
+    status, answer = await api(fake, "PATCH", url, body={"content": "now text"})
+    assert status == 400 and flatten(answer["errors"]) == {"content": LEGACY}
+    body = {"flags": 0, "components": _card(_text("new"))}
+    status, edited = await api(fake, "PATCH", url, body=body)
+    assert status == 200 and edited["flags"] & V2 and card.text == "new"
+    # A plain message becomes V2 by an edit that sets the flag and clears its content.
+    status, plain = await api(fake, "POST", base, body={"content": "plain"})
+    url = f"{base}/{plain['id']}"
+    body = {"flags": V2, "components": _card(_text("card"))}
+    status, answer = await api(fake, "PATCH", url, body=body)
+    assert status == 400 and flatten(answer["errors"]) == {"content": LEGACY}
+    status, upgraded = await api(fake, "PATCH", url, body={**body, "content": None})
+    assert status == 200 and upgraded["flags"] & V2 and upgraded["content"] == ""
+
+    # Mentions in TextDisplays notify as in content, within allowed_mentions.
+    ping = _card(_text(f"➡️ <@{world.bob.id}>, <@{world.alice.id}>"))
+    allowed = {"parse": [], "users": [str(world.bob.id)]}
+    body = {"flags": V2, "components": ping, "allowed_mentions": allowed}
+    assert (await api(fake, "POST", base, body=body))[0] == 200
+    pinged = fake.messages(world.channel)[-1]
+    assert pinged.notified == pinged.mentions == [world.bob]
+    assert fake.unhandled == []
+
+
+async def test_a_v2_card_shows_its_attachments_where_it_refers_to_them(
+    fake: FakeDiscord, world: World
+) -> None:
+    gallery = {"type": 12, "items": [{"media": {"url": "attachment://board.png"}}]}
+    payload = {
+        "flags": V2,
+        "attachments": [{"id": 0, "filename": "board.png"}],
+        "components": _card(
+            _text("the board"), gallery, {"type": 13, "file": {"url": "attachment://board.png"}}
+        ),
+    }
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", PNG, filename="board.png", content_type="image/png")
+    headers = {"Authorization": f"Bot {fake.token}"}
+    path = f"/channels/{world.channel.id}/messages"
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(fake.api_base + path, data=form, headers=headers) as resp,
+    ):
+        assert resp.status == 200
+        posted = await resp.json()
+    [attachment] = posted["attachments"]
+    media = posted["components"][0]["components"][1]["items"][0]["media"]
+    assert media["url"] == attachment["url"] and media["attachment_id"] == attachment["id"]
+    assert (media["width"], media["height"], media["content_type"]) == (12, 8, "image/png")
+    message = fake.messages(world.channel)[-1]
+    assert message.media == [attachment["url"]] * 2 and message.files == {"board.png": PNG}
+
+
+async def test_a_deferred_answer_becomes_v2_with_its_followup(
+    fake: FakeDiscord, world: World, bot: TinyBot
+) -> None:
+    bot.slow_delay = 0.3  # the bot answers late: the test answers first, by hand
+    it = await fake.slash(world.alice, world.channel, "game slow")
+    path = f"/interactions/{it.id}/{it.token}/callback"
+    # The flag is ignored on a deferred response (only EPHEMERAL counts there)...
+    body = {"type": 5, "data": {"flags": V2}}
+    assert (await api(fake, "POST", path, token=None, body=body))[0] == 204
+    assert it.message is not None and not it.message.is_v2
+    # ... and set by the edit that fills the "thinking…" placeholder in.
+    hook = f"/webhooks/{fake.application_id}/{it.token}/messages/@original"
+    body = {"flags": V2, "components": _card(_text(f"<@{world.bob.id}> plays"))}
+    status, answer = await api(fake, "PATCH", hook, body=body)
+    assert status == 200 and answer["flags"] & V2
+    message = await it.final(1)
+    assert message.is_v2 and message.text == f"<@{world.bob.id}> plays"
+    assert message.notified == []  # an edit notifies nobody, V2 or not
+    status, answer = await api(fake, "PATCH", hook, body={"content": "text again"})
+    assert status == 400 and flatten(answer["errors"]) == {"content": LEGACY}
+    for _ in range(50):  # the bot's own (late) answer is refused
+        if bot.errors:
+            break
+        await asyncio.sleep(0.02)
+    assert [e.code for e in bot.errors] == [40060]
+
+
 # -- threads ----------------------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli import ROOT, bot_environ, clean_environ, run_bot, run_bot_in_thread
-from tests.e2e import BotProcess
+from tests.e2e import BotProcess, text_of
 from tests.fakediscord import FakeDiscord
 from tests.sockets import closed_port, contacted
 
@@ -285,7 +285,7 @@ async def run_one_command(tmp_path: Path, settings: dict[str, str]) -> tuple[str
             await bot.start()
             it = await fake.slash(owner, channel, "game new", {"game": "desert", "bots": 1})
             message = await it.final(timeout=20)
-            assert not it.ephemeral and message.content, message.content
+            assert not it.ephemeral and text_of(message), text_of(message)
             await asyncio.sleep(0.5)  # the thread and its first post
             assert await bot.stop() == 0
         finally:

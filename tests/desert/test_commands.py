@@ -16,10 +16,12 @@ from tests.e2e import (
     World,
     assert_people_named,
     board_png,
+    footer_of,
     locale_of,
     next_player,
     public,
     refused,
+    text_of,
     thread_opened,
 )
 
@@ -77,9 +79,11 @@ async def play_with_buttons(world: World, player: Any) -> Any:
         if not picked.ephemeral:
             return message
         # A first camel: answered privately with the player's board; one more to
-        # place, one click away: the private step carries the turn post's buttons.
-        assert "board.png" in message.files
-        assert any(c.startswith("move:") for c in message.custom_ids())
+        # place, one click away: the private step carries the turn post's buttons,
+        # in one card like a turn post's.
+        board_png(message)
+        [card] = message.components
+        assert card["type"] == 17 and any(c.startswith("move:") for c in message.custom_ids())
     raise AssertionError("the turn never ended")
 
 
@@ -113,21 +117,21 @@ async def test_a_whole_game_over_discord(world: World) -> None:
     assert "Durch die Wüste" in thread.name
     world.channel = thread  # lobby and play happen in the thread
     lobby = await fake.wait_for_message(thread, lambda m: bool(m.custom_ids()), timeout=20)
-    assert f"<#{thread.id}>" in fake.messages(parent)[-1].content
-    assert "Durch die Wüste" in lobby.content
+    assert f"<#{thread.id}>" in text_of(fake.messages(parent)[-1])
+    assert "Durch die Wüste" in text_of(lobby)
     join = next(c for c in lobby.custom_ids() if c.startswith("lobby:join:"))
     start = next(c for c in lobby.custom_ids() if c.startswith("lobby:start:"))
     joined = await fake.click(alice, lobby, join)
-    assert "alice" in (await joined.final(timeout=20)).content
+    assert "alice" in text_of(await joined.final(timeout=20))
     early = await fake.click(alice, lobby, start)
     refusal = await early.final(timeout=20)
-    assert early.ephemeral and "Only the lobby's creator" in refusal.content
+    assert early.ephemeral and "Only the lobby's creator" in text_of(refusal)
     begun = await fake.click(bob, lobby, start, locale="fr")
     started = await begun.final(timeout=20)
     assert not begun.ephemeral and begun.ack_latency < 3
     board_png(started)
-    assert "commence" in started.content
-    await fake.wait_for_message(parent, lambda m: "a commencé" in m.content, timeout=20)
+    assert "commence" in text_of(started)
+    await fake.wait_for_message(parent, lambda m: "a commencé" in text_of(m), timeout=20)
     assert len([m for m in fake.messages(parent) if m.type != 18]) == 2
 
     mover = next_player(world, started)
@@ -157,29 +161,29 @@ async def test_a_whole_game_over_discord(world: World) -> None:
         mover = next_player(world, message)
         # Discord notifies whom a message names only when it is created: the
         # turn is a new post, not the "thinking…" placeholder edited.
-        assert mover is None or mover in message.notified, message.content
+        assert mover is None or mover in message.notified, text_of(message)
         if mover is not None and mover is alice:
             # Alice's English moves never switch the game's language.
-            assert "➡️" in message.content and (
-                "placez" in message.content or "passe" in message.content
+            assert "➡️" in text_of(message) and (
+                "placez" in text_of(message) or "passe" in text_of(message)
             )
 
     assert restarted and checked_bad_input
-    assert "terminée" in message.content
-    assert "🏆" in message.content
-    assert re.search(r"eau \d+", message.content)  # the breakdown, in French
-    assert not message.embeds[0].get("footer")  # no "move with" once over
+    assert "terminée" in text_of(message)
+    assert "🏆" in text_of(message)
+    assert re.search(r"eau \d+", text_of(message))  # the breakdown, in French
+    assert not footer_of(message)  # no "move with" once over
     # The final post pings both humans, once each (never the bot seat).
     assert sorted(u.id for u in message.notified) == sorted((alice.id, bob.id))
-    assert message.content.count(f"<@{alice.id}>") == 1
+    assert text_of(message).count(f"<@{alice.id}>") == 1
     # The parent channel got three lines: opened, started, the result.
-    result = await fake.wait_for_message(parent, lambda m: "🏁" in m.content, timeout=20)
-    assert f"<#{thread.id}>" in result.content
+    result = await fake.wait_for_message(parent, lambda m: "🏁" in text_of(m), timeout=20)
+    assert f"<#{thread.id}>" in text_of(result)
     assert len([m for m in fake.messages(parent) if m.type != 18]) == 3
 
     # The finished game stays visible in its channel.
     status = await fake.slash(alice, world.channel, "game status")
-    text = (await status.final(timeout=20)).content
+    text = text_of(await status.final(timeout=20))
     assert status.ephemeral and "finished" in text and "🏆" in text
     board = await fake.slash(carol, world.channel, "game board")
     await board.final(timeout=20)
@@ -228,7 +232,8 @@ async def place_one_piece(world: World, player: Any) -> Any:
     assert it.ack_latency < 3
     if not it.ephemeral:
         return message  # a single-camel turn (a rider, or the first turn of seat 1)
-    assert spaces[0]["value"] in message.content and "board.png" in message.files
+    assert spaces[0]["value"] in text_of(message) and message.is_v2
+    board_png(message)
     return await play_one_move(world, player)
 
 
@@ -248,7 +253,7 @@ async def check_bad_input(world: World, mover: Any) -> None:
     button = next(c for c in post.custom_ids() if c.startswith("move:"))
     it = await world.fake.click(world.carol, post, button)
     explained = await it.final(timeout=20)
-    assert it.ephemeral and "not a player" in explained.content
+    assert it.ephemeral and "not a player" in text_of(explained)
     # Someone with nothing to do gets one entry: who is awaited.
     for idle in (other, world.carol):
         (entry,) = await world.fake.autocomplete(
@@ -276,7 +281,7 @@ async def restart_mid_game(world: World, mover: Any) -> None:
     await world.bot.start()
     assert world.fake.commands.bulk_overwrites == syncs
     status = await world.fake.slash(mover, world.channel, "game status")
-    text = (await status.final(timeout=20)).content
+    text = text_of(await status.final(timeout=20))
     expected = "en cours" if mover is world.bob else "in progress"
     assert status.ephemeral and expected in text
     assert f"<@{mover.id}>" in text  # still the same player's turn

@@ -12,6 +12,7 @@ from typing import Any
 
 from .bodies import UploadedFile
 from .world import (
+    MESSAGE_FLAG_COMPONENTS_V2,
     MESSAGE_FLAG_EPHEMERAL,
     MESSAGE_FLAG_LOADING,
     Attachment,
@@ -25,7 +26,7 @@ JSON = dict[str, Any]
 
 SUPPRESS_EMBEDS = 1 << 2
 SUPPRESS_NOTIFICATIONS = 1 << 12
-IS_COMPONENTS_V2 = 1 << 15
+IS_COMPONENTS_V2 = MESSAGE_FLAG_COMPONENTS_V2
 SETTABLE_FLAGS = SUPPRESS_EMBEDS | SUPPRESS_NOTIFICATIONS | IS_COMPONENTS_V2
 
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
@@ -92,10 +93,17 @@ class MessageFactory:
             message.attachments = self._attachments(
                 channel, payload, files, keep, message.ephemeral
             )
-        self._apply_content(message, payload, editing=True)
         if "flags" in payload and payload["flags"] is not None:
-            settable = SUPPRESS_EMBEDS
-            message.flags = (message.flags & ~settable) | (int(payload["flags"]) & settable)
+            # SUPPRESS_EMBEDS comes and goes; IS_COMPONENTS_V2 can be set by an edit
+            # (the deferred "thinking…" placeholder filled in with a V2 answer) but
+            # never removed.
+            asked = int(payload["flags"])
+            message.flags = (
+                (message.flags & ~SUPPRESS_EMBEDS)
+                | (asked & SUPPRESS_EMBEDS)
+                | (asked & IS_COMPONENTS_V2)
+            )
+        self._apply_content(message, payload, editing=True)
         message.flags &= ~MESSAGE_FLAG_LOADING
         message.edited_timestamp = dt.datetime.now(dt.UTC)
         message.edits += 1
@@ -111,7 +119,10 @@ class MessageFactory:
             ]
         if "components" in payload or not editing:
             message.components = copy.deepcopy(payload.get("components") or [])
-        if "content" in payload or "allowed_mentions" in payload or not editing:
+            self._resolve_media(message.components, message.attachments)
+        # A V2 message's text, mentions included, is in its components.
+        text_changed = "components" in payload if message.is_v2 else "content" in payload
+        if text_changed or "allowed_mentions" in payload or not editing:
             self._mentions(message, payload.get("allowed_mentions"))
 
     def _attachments(
@@ -174,8 +185,42 @@ class MessageFactory:
                         part["proxy_" + url_key] = att.url
         return out
 
+    def _resolve_media(self, components: list[JSON], attachments: list[Attachment]) -> None:
+        """As Discord answers: each ``attachment://<filename>`` a media gallery item,
+        thumbnail or file component references becomes that attachment's URL, with
+        its id, size and type (an unknown name stays as sent)."""
+        by_name = {a.filename: a for a in attachments}
+        pending = list(components)
+        while pending:
+            component = pending.pop()
+            media = [item.get("media") for item in component.get("items") or []]
+            media += [component.get("media"), component.get("file")]
+            for part in media:
+                if not isinstance(part, dict):
+                    continue
+                url = part.get("url")
+                if not isinstance(url, str) or not url.startswith("attachment://"):
+                    continue
+                att = by_name.get(url[len("attachment://") :])
+                if att is None:
+                    continue
+                part.update(
+                    url=att.url,
+                    proxy_url=att.url,
+                    content_type=att.content_type,
+                    attachment_id=str(att.id),
+                    placeholder=None,
+                    placeholder_version=None,
+                    loading_state=2,
+                    flags=0,
+                )
+                if att.width is not None:
+                    part.update(width=att.width, height=att.height)
+            pending += [c for c in component.get("components") or [] if isinstance(c, dict)]
+            pending += [component[k] for k in ("accessory",) if isinstance(component.get(k), dict)]
+
     def _mentions(self, message: Message, allowed: JSON | None) -> None:
-        content = message.content
+        content = message.text
         parse = (
             {"users", "roles", "everyone"} if allowed is None else set(allowed.get("parse") or [])
         )

@@ -250,7 +250,7 @@ class _Handlers:
         if channel.locked and not perms.has(allowed, perms.MANAGE_THREADS):
             raise thread_locked()
         errors = FormErrors()
-        check_message(payload, errors, files=len(body.files), creating=False)
+        check_message(payload, errors, files=len(body.files), creating=False, current=message)
         errors.raise_if_any()
         check_file_sizes([len(f.data) for f in body.files], ATTACHMENT_LIMIT)
         self.fake.messages_factory.edit(message, payload, body.files)

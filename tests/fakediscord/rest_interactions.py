@@ -132,7 +132,12 @@ class _Handlers:
         if ctype in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
             errors = FormErrors()
             check_message(
-                data, errors, ("data",), files=len(body.files), creating=ctype == CHANNEL_MESSAGE
+                data,
+                errors,
+                ("data",),
+                files=len(body.files),
+                creating=ctype == CHANNEL_MESSAGE,
+                current=record.source if ctype == UPDATE_MESSAGE else None,
             )
             errors.raise_if_any()
             check_file_sizes([len(f.data) for f in body.files], ATTACHMENT_LIMIT)
@@ -283,7 +288,7 @@ class _Handlers:
         body = await read(request)
         payload = body.obj()
         errors = FormErrors()
-        check_message(payload, errors, files=len(body.files), creating=False)
+        check_message(payload, errors, files=len(body.files), creating=False, current=message)
         errors.raise_if_any()
         check_file_sizes([len(f.data) for f in body.files], ATTACHMENT_LIMIT)
         self.fake.messages_factory.edit(message, payload, body.files)

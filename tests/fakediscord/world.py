@@ -22,6 +22,7 @@ ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 MESSAGE_FLAG_HAS_THREAD = 1 << 5
 MESSAGE_FLAG_EPHEMERAL = 1 << 6
 MESSAGE_FLAG_LOADING = 1 << 7
+MESSAGE_FLAG_COMPONENTS_V2 = 1 << 15
 
 MESSAGE_THREAD_CREATED = 18
 MESSAGE_THREAD_STARTER = 21
@@ -192,6 +193,36 @@ class Message:
         """Attachment bytes by filename."""
         return {a.filename: a.data for a in self.attachments}
 
+    @property
+    def is_v2(self) -> bool:
+        """Flagged IS_COMPONENTS_V2: no content nor embeds, all is in components."""
+        return bool(self.flags & MESSAGE_FLAG_COMPONENTS_V2)
+
+    @property
+    def text(self) -> str:
+        """What the message says: a V2 message's TextDisplays (at any depth, in
+        order, one per line), else its content."""
+        if not self.is_v2:
+            return self.content
+        return "\n".join(
+            str(c.get("content") or "") for c in _walk(self.components) if c.get("type") == 10
+        )
+
+    @property
+    def media(self) -> list[str]:
+        """The URLs a V2 message shows media from (media gallery items, thumbnails,
+        file components), in order; an attachment's is its CDN URL."""
+        urls: list[str] = []
+        for component in _walk(self.components):
+            parts = [item.get("media") for item in component.get("items") or []]
+            parts += [component.get("media"), component.get("file")]
+            urls += [str(p["url"]) for p in parts if isinstance(p, dict) and p.get("url")]
+        return urls
+
+    def of_type(self, ctype: int) -> list[dict[str, Any]]:
+        """The components of type ``ctype`` at any depth, in order."""
+        return [c for c in _walk(self.components) if c.get("type") == ctype]
+
     def component(self, custom_id: str) -> dict[str, Any] | None:
         """Find a component (at any depth) by custom_id."""
         return _find_component(self.components, custom_id)
@@ -200,6 +231,15 @@ class Message:
         found: list[str] = []
         _collect_custom_ids(self.components, found)
         return found
+
+
+def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component, depth first, in the order a reader sees them."""
+    out: list[dict[str, Any]] = []
+    for component in components:
+        out.append(component)
+        out += _walk(_children(component))
+    return out
 
 
 def _children(component: dict[str, Any]) -> list[dict[str, Any]]:

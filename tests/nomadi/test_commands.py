@@ -30,6 +30,7 @@ from tests.e2e import (
     refused,
     seat_users,
     suggestions,
+    text_of,
 )
 
 ALICE_CARDS, BOB_CARDS = ("L17", "L18", "J14"), ("F10", "C12")
@@ -100,7 +101,7 @@ async def test_nomadi_is_played_end_to_end(world: World) -> None:
     opened = await public(
         world, alice, "game new", {"game": "nomadi", "options": "course:short bribes:on"}
     )
-    assert "Nomadi" in opened.content
+    assert "Nomadi" in text_of(opened)
     await public(world, bob, "game join", locale="fr")
     with world.bot.database() as db:  # see the module's docstring
         db.execute("UPDATE games SET seed = ? WHERE status = 'lobby'", (seed_with_the_deals(),))
@@ -131,7 +132,7 @@ async def test_nomadi_is_played_end_to_end(world: World) -> None:
     state, seats = stored(world)
     assert seats == [alice.id, bob.id] and state.phase == "turn" and 1 in state.dice
     # Bob may offer a bribe, but nothing waits for him: only Alice is pinged.
-    first_turn = fake.messages(world.channel)[-1].content
+    first_turn = text_of(fake.messages(world.channel)[-1])
     assert f"<@{alice.id}>" in first_turn and f"<@{bob.id}>" not in first_turn
     assert "bribe" in first_turn
 
@@ -144,8 +145,8 @@ async def test_nomadi_is_played_end_to_end(world: World) -> None:
         locale="fr",
     )
     post = await bribe.final(timeout=20)
-    assert not bribe.ephemeral and "\\*\\*vas\\-y\\*\\*" in post.content
-    assert "@everyone" not in post.content and "@\u200beveryone" in post.content
+    assert not bribe.ephemeral and "\\*\\*vas\\-y\\*\\*" in text_of(post)
+    assert "@everyone" not in text_of(post) and "@\u200beveryone" in text_of(post)
     # /game history: escaped in its message, literal in its plain-text file.
     history = await fake.slash(bob, world.channel, "game history", locale="fr")
     listed = await history.final(timeout=20)
@@ -173,20 +174,20 @@ async def test_nomadi_is_played_end_to_end(world: World) -> None:
     assert peek.ephemeral and state.deal is not None
     raw = f"{state.values[state.deal.card]:+d}"
     value = md(raw)  # the log escapes every text it echoes (a "-" included)
-    assert f"you look at the card: {value}" in note.content  # only Alice sees the card
-    assert not any("look at the card" in m.content for m in fake.messages(world.channel))
+    assert f"you look at the card: {value}" in text_of(note)  # only Alice sees the card
+    assert not any("look at the card" in text_of(m) for m in fake.messages(world.channel))
 
     # The price is public and pings Bob, who buys in French and sees his card privately.
     prices = await suggestions(world, alice, "nomadi move", {"notation": ""}, "notation")
     assert [c["value"] for c in prices][:3] == ["offer 0", "offer 1", "offer 2"]
     priced = await move(world, alice, "offer 1")
     assert not priced.ephemeral
-    assert f"<@{bob.id}>" in fake.messages(world.channel)[-1].content
+    assert f"<@{bob.id}>" in text_of(fake.messages(world.channel)[-1])
     await refused(world, alice, "nomadi move", {"notation": "buy"}, "not your turn")
     bought = await move(world, bob, "acheter")
     assert not bought.ephemeral
     secret = (await bought.wait_followups(1, timeout=20))[0]
-    assert secret.ephemeral and value in secret.content
+    assert secret.ephemeral and value in text_of(secret)
     state, _ = stored(world)
     assert state.deal is None and state.coins == (8 + 1, 2) and len(state.held[1]) == 1
 
@@ -201,19 +202,19 @@ async def test_nomadi_is_played_end_to_end(world: World) -> None:
     assert [post.component(c)["label"] for c in quick] == ["buy", "refuse"]  # Alice's game
     clicked = await fake.click(alice, post, quick[1])
     refusal = await clicked.final(timeout=20)
-    assert clicked.ephemeral, refusal.content
-    assert "not your turn" in refusal.content
+    assert clicked.ephemeral, text_of(refusal)
+    assert "not your turn" in text_of(refusal)
     assert stored(world)[0].deal is not None  # nothing changed
     clicked = await fake.click(bob, post, quick[1], locale="fr")
     answer = await clicked.final(timeout=20)
     assert not clicked.ephemeral and clicked.ack_latency < 3
-    assert "refuse" in answer.content
+    assert "refuse" in text_of(answer)
     state, _ = stored(world)
     assert state.deal is None and len(state.held[0]) == 1 and len(state.held[1]) == 1
 
     hand = await fake.slash(bob, world.channel, "game hand", locale="fr")
     shown = await hand.final(timeout=20)
-    assert hand.ephemeral and f": {raw} (total {raw})" in shown.content
+    assert hand.ephemeral and f": {raw} (total {raw})" in text_of(shown)
     assert "hand.png" in shown.files
 
     # The rest of the game, from the suggestions (a whole turn ★ when there is one).
@@ -233,7 +234,7 @@ async def test_nomadi_is_played_end_to_end(world: World) -> None:
         commands += 1
         state, _ = stored(world)
     final = fake.messages(world.channel)[-1]
-    assert "🏆" in final.content
+    assert "🏆" in text_of(final)
     board_png(final)
     ranking = await public(world, alice, "leaderboard", {"game": "nomadi"})
     text = ranking.embeds[0]["description"]

@@ -16,7 +16,7 @@ import json
 
 from games.nomadi import GAME
 from games.nomadi.model import PAWNS_EACH
-from tests.e2e import World, game_row, locale_of, next_player, public, suggestions
+from tests.e2e import World, game_row, locale_of, next_player, public, suggestions, text_of
 
 PLAYERS = 3
 
@@ -51,13 +51,13 @@ async def test_each_player_sets_up_in_one_public_post(world: World) -> None:
 
     await asyncio.sleep(0.5)  # anything the bot would post late
     after = fake.messages(world.channel)[posted:]
-    assert len(after) == len(setups) == PLAYERS, [m.content[:80] for m in after]
+    assert len(after) == len(setups) == PLAYERS, [text_of(m)[:80] for m in after]
     state = GAME.load(json.loads(game_row(world)["state"]))
     assert state.phase == "turn" and len(state.dice) == 6
     assert all(p.square >= 0 for p in state.pawns) and not state.pile
     assert sum(command.count(" ") - 1 for command in setups) == 5 + PAWNS_EACH[PLAYERS] * PLAYERS
     # The last setup post shows the first roll and pings the first player.
-    assert "rolls" in after[-1].content
+    assert "rolls" in text_of(after[-1])
     assert user is alice
     assert await world.bot.stop() == 0
     assert fake.unhandled == []

@@ -35,6 +35,7 @@ from tests.e2e import (
     refused,
     seat_users,
     suggestions,
+    text_of,
 )
 
 PLAYERS = 4
@@ -71,10 +72,10 @@ async def move(world: World, user: Any, notation: str) -> Any:
 async def private_news(it: Any) -> str:
     """What the move's author was told privately: the private answer of a step,
     or the private followup of a public turn."""
-    texts = [it.answer.content] if it.ephemeral else []
+    texts = [text_of(it.answer)] if it.ephemeral else []
     if not it.ephemeral:
         with contextlib.suppress(AssertionError):
-            texts += [m.content for m in await it.wait_followups(1, timeout=3) if m.ephemeral]
+            texts += [text_of(m) for m in await it.wait_followups(1, timeout=3) if m.ephemeral]
     return "\n".join(texts)
 
 
@@ -83,7 +84,7 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
     setting = await fake.slash(alice, world.channel, "game settings", {"threads": False})
     await setting.final(timeout=20)
     opened = await public(world, alice, "game new", {"game": "oasis", "bots": 1})
-    assert "Oasis" in opened.content
+    assert "Oasis" in text_of(opened)
     await public(world, bob, "game join", locale="fr")
     await public(world, carol, "game join")
     with world.bot.database() as db:  # see the module's docstring
@@ -106,13 +107,13 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
 
     # Alice's first card is turned up for her (R1); reveal or stop are buttons.
     post = fake.messages(world.channel)[-1]
-    assert f"<@{alice.id}>" in post.content
+    assert f"<@{alice.id}>" in text_of(post)
     quick = quick_buttons(post)
     assert [c.rsplit(":", 1)[1] for c in quick] == ["reveal", "stop"]
     assert [post.component(c)["label"] for c in quick] == ["reveal", "stop"]
     clicked = await fake.click(bob, post, quick[0], locale="fr")
     refusal = await clicked.final(timeout=20)
-    assert clicked.ephemeral and "pas votre tour" in refusal.content
+    assert clicked.ephemeral and "pas votre tour" in text_of(refusal)
     assert len(stored(world)[0].offers[0]) == 1  # nothing changed
     clicked = await fake.click(alice, post, quick[0])
     await clicked.final(timeout=20)
@@ -121,7 +122,7 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
     posted = len(fake.messages(world.channel))
     stopped = await move(world, alice, "stop")
     assert not stopped.ephemeral and len(fake.messages(world.channel)) == posted + 1
-    assert "turns up" in stopped.answer.content  # the whole offer in one post
+    assert "turns up" in text_of(stopped.answer)  # the whole offer in one post
 
     # The other offers: the humans stop with the button (the bot plays by itself).
     state, _ = stored(world)
@@ -131,7 +132,7 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
         user = user_of(seat)
         assert user is not None, "a bot seat is played by the bot"
         post = fake.messages(world.channel)[-1]
-        assert f"<@{user.id}>" in post.content
+        assert f"<@{user.id}>" in text_of(post)
         stop = next(c for c in quick_buttons(post) if c.endswith(":stop"))
         clicked = await fake.click(user, post, stop, locale=locale_of(world, user))
         await clicked.final(timeout=20)
@@ -163,11 +164,11 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
     rest = await move(world, alice, choices[0]["value"])
     if not any(stored(world)[0].pending):
         assert not rest.ephemeral and len(fake.messages(world.channel)) == posted + 1
-        assert "takes the offer of" in rest.answer.content
+        assert "takes the offer of" in text_of(rest.answer)
 
     hand = await fake.slash(alice, world.channel, "game hand")
     shown = await hand.final(timeout=20)
-    assert hand.ephemeral and "face-down multiplier" in shown.content
+    assert hand.ephemeral and "face-down multiplier" in text_of(shown)
     assert "hand.png" in shown.files
 
     # A later choice is made with a take button of the turn post.
@@ -208,7 +209,7 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
         version = world.bot.game_version()
         it = await move(world, user, choices[0]["value"])
         if choices[0]["name"].startswith("★"):  # the bot's own suggestion is never refused
-            assert world.bot.game_version() > version, it.answer.content
+            assert world.bot.game_version() > version, text_of(it.answer)
         commands += 1
         state, _ = stored(world)
         if sum(state.mults[seat]) > before:  # face-down tiles: told privately, only to him
@@ -216,10 +217,10 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
             assert "you take" in news or "vous prenez" in news, news
             secrets += 1
     assert secrets, "no human took a multiplier tile"
-    channel_text = "\n".join(m.content for m in fake.messages(world.channel))
+    channel_text = "\n".join(text_of(m) for m in fake.messages(world.channel))
     assert "you take" not in channel_text and "vous prenez" not in channel_text
     final = fake.messages(world.channel)[-1]
-    assert "🏆" in final.content
+    assert "🏆" in text_of(final)
     board_png(final)
     ranking = await public(world, alice, "leaderboard", {"game": "oasis"})
     text = ranking.embeds[0]["description"]

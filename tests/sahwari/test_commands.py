@@ -76,6 +76,7 @@ from tests.e2e import (
     quick_buttons,
     refused,
     seat_users,
+    text_of,
 )
 
 PLAYERS = 3
@@ -218,9 +219,9 @@ async def move(world: World, user: Any, notation: str) -> Any:
     )
     shown = await it.final(timeout=20)
     assert it.ack_latency is not None and it.ack_latency < 3
-    assert world.bot.game_version() > version, shown.content  # accepted
+    assert world.bot.game_version() > version, text_of(shown)  # accepted
     added = len(world.fake.messages(world.channel)) - posted
-    assert added == (0 if it.ephemeral else 1), shown.content
+    assert added == (0 if it.ephemeral else 1), text_of(shown)
     return it
 
 
@@ -228,11 +229,11 @@ async def private_news(it: Any) -> str:
     """What the author was told privately after a public post (his blue faces)."""
     with contextlib.suppress(AssertionError):
         await it.wait_followups(1, timeout=5)
-    return "\n".join(m.content for m in it.followups if m.ephemeral)
+    return "\n".join(text_of(m) for m in it.followups if m.ephemeral)
 
 
 def public_text(world: World) -> str:
-    return "\n".join(m.content for m in world.fake.messages(world.channel))
+    return "\n".join(text_of(m) for m in world.fake.messages(world.channel))
 
 
 # --------------------------------------------------------------------------- the game
@@ -243,7 +244,7 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
     setting = await fake.slash(alice, world.channel, "game settings", {"threads": False})
     await setting.final(timeout=20)
     opened = await public(world, alice, "game new", {"game": "sahwari", "bots": 1})
-    assert "Sahwari" in opened.content
+    assert "Sahwari" in text_of(opened)
     await public(world, bob, "game join", locale="fr")
     with world.bot.database() as db:  # see the module's docstring
         lobby = [r[0] for r in db.execute("SELECT user_id FROM seats ORDER BY seat")]
@@ -265,7 +266,7 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
 
     # Leaders, last seat first: the bot has chosen; Bob chooses in French.
     assert state.leaders[BOT] and not state.leaders[BOB]
-    assert f"<@{bob.id}>" in fake.messages(world.channel)[-1].content
+    assert f"<@{bob.id}>" in text_of(fake.messages(world.channel)[-1])
     leaders = GAME.legal_moves(state, BOB)
     bobs = next(m for m in leaders if isinstance(m, ChooseLeader) and m.leader != "explorer")
     await move(world, bob, french(bobs))  # `chef marchand`: a post of its own
@@ -283,7 +284,7 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
     state, _, _ = stored(world)
     assert state.clans and state.top is not None and state.top.prompt == "move"
     post = fake.messages(world.channel)[-1]
-    assert f"<@{alice.id}>" in post.content
+    assert f"<@{alice.id}>" in text_of(post)
     assert quick_buttons(post) == []  # a camel's move has no button
 
     # Alice's first turn in one command: one post; her spied face, hers alone.
@@ -294,15 +295,15 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
     face = state.table.token(spied)
     assert face is not None and face.startswith("B")
     it = await move(world, alice, text)
-    assert not it.ephemeral, it.answer.content
-    assert f"spies on {spied}" in it.answer.content
+    assert not it.ephemeral, text_of(it.answer)
+    assert f"spies on {spied}" in text_of(it.answer)
     news = await private_news(it)
     assert f"{spied} is {face}" in news, news
     assert face not in public_text(world)
-    assert all(face not in m.content for m in fake.messages(fake.dm_channel(bob)))
+    assert all(face not in text_of(m) for m in fake.messages(fake.dm_channel(bob)))
     hand = await fake.slash(alice, world.channel, "game hand")
     shown = await hand.final(timeout=20)
-    assert hand.ephemeral and f"{spied} (spied) is {face}" in shown.content
+    assert hand.ephemeral and f"{spied} (spied) is {face}" in text_of(shown)
     assert "hand.png" in shown.files
 
     # Bob's first turn, in French: two refusals that change nothing, then two steps.
@@ -350,7 +351,7 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
         assert top is not None
         if not button_tried and turn_start and top.prompt == "window":
             post = fake.messages(world.channel)[-1]
-            assert f"<@{uid}>" in post.content
+            assert f"<@{uid}>" in text_of(post)
             await click_next(world, post, user, bob if user is alice else alice)
             button_tried, turn_start = True, False
             continue
@@ -372,7 +373,7 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
             attacked = attack_to_show = True
             assert clans.counts(stored(world)[0].clans[BOB]).cubes == cubes - 1
         if attack_to_show and not it.ephemeral:  # the end of Alice's turn: its post
-            content = it.answer.content
+            content = text_of(it.answer)
             assert "spends an attack token" in content, content
             # The victim is named as a person, with the colour mark of the board.
             assert f"attacks {SPEC.mark(BOB)} bob's camel" in content, content
@@ -381,7 +382,7 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
     assert attacked, "Alice never could attack Bob"
 
     final = fake.messages(world.channel)[-1]
-    assert "🏆" in final.content
+    assert "🏆" in text_of(final)
     board_png(final)
     outcome = GAME.outcome(state)
     assert outcome is not None
@@ -408,7 +409,7 @@ async def click_next(world: World, post: Any, user: Any, other: Any) -> None:
     clicked = await world.fake.click(other, post, quick[0], locale=locale_of(world, other))
     refusal = await clicked.final(timeout=20)
     assert clicked.ephemeral
-    assert ("not your turn" if other is world.alice else "pas votre tour") in refusal.content
+    assert ("not your turn" if other is world.alice else "pas votre tour") in text_of(refusal)
     assert world.bot.game_version() == version
     clicked = await world.fake.click(user, post, quick[0], locale=locale_of(world, user))
     await clicked.final(timeout=20)
