@@ -235,6 +235,8 @@ async def test_nomadi_is_played_end_to_end(world: World) -> None:
         state, _ = stored(world)
     final = fake.messages(world.channel)[-1]
     assert "🏆" in text_of(final)
+    # The final post pings every human who played, once each (never a bot seat).
+    assert {u.id for u in final.notified} == {u for u in stored(world)[1] if u is not None}
     board_png(final)
     ranking = await public(world, alice, "leaderboard", {"game": "nomadi"})
     text = ranking.embeds[0]["description"]

@@ -221,6 +221,8 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
     assert "you take" not in channel_text and "vous prenez" not in channel_text
     final = fake.messages(world.channel)[-1]
     assert "🏆" in text_of(final)
+    # The final post pings every human who played, once each (never a bot seat).
+    assert {u.id for u in final.notified} == {u for u in stored(world)[1] if u is not None}
     board_png(final)
     ranking = await public(world, alice, "leaderboard", {"game": "oasis"})
     text = ranking.embeds[0]["description"]

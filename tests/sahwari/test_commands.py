@@ -383,6 +383,8 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
 
     final = fake.messages(world.channel)[-1]
     assert "🏆" in text_of(final)
+    # The final post pings every human who played, once each (never a bot seat).
+    assert {u.id for u in final.notified} == {u for u in stored(world)[1] if u is not None}
     board_png(final)
     outcome = GAME.outcome(state)
     assert outcome is not None
