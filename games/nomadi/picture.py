@@ -415,14 +415,14 @@ def _paint_valley(draw: ImageDraw.ImageDraw, k: float) -> None:
 # --------------------------------------------------------------------------- sprites
 
 
-@drawing_cache
-@lru_cache(maxsize=64)
 def pawn_rim(fill: RGB) -> RGB:
     """A pawn's rim: ink, or paper for a pawn as dark as ink (the black seat's),
     which an ink rim left invisible on the dark panel."""
     return INK if contrast_ratio(fill, INK) >= 2 else PAPER
 
 
+@drawing_cache
+@lru_cache(maxsize=64)
 def pawn_sprite(seat: Seat, radius: float, arrived: bool = False) -> Image.Image:
     """A pawn: the owner's shape in the owner's Nomadi colour, rimmed in ink,
     with the seat number; an arrived pawn wears a gold star."""
