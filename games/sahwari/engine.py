@@ -31,7 +31,6 @@ from games.sahwari.content import TOKEN_IDS
 from games.sahwari.context import Ctx, camel_of, kind_term
 from games.sahwari.effects import face_term
 from games.sahwari.highlight import last_move
-from games.sahwari.last_move import LastMove
 from games.sahwari.legal import default_stop, window_uses
 from games.sahwari.messages import illegal
 from games.sahwari.moves import (
@@ -133,7 +132,7 @@ class SahwariGame(Game[SahwariState, Move]):
             state.table.deck,
             state.rng,
         )
-        s = replace(s, last=_last_turn(state, s))
+        s = _with_last_turn(state, s)
         return Step(s, tuple(ctx.events), ends, reveals)
 
     def _played(
@@ -443,12 +442,35 @@ def window_examples(state: SahwariState, seat: Seat, most: int = 2) -> tuple[Par
     )
 
 
-def _last_turn(before: SahwariState, after: SahwariState) -> LastMove:
-    """What the board shows lit: this step, added to the earlier steps of the
-    turn; a new turn starts afresh. From public views only, so it is
-    the same for every viewer."""
+def _with_last_turn(before: SahwariState, after: SahwariState) -> SahwariState:
+    """``after`` with what the board shows lit: this step, added to the earlier
+    steps of the turn; a new turn starts afresh. From public views only, so it
+    is the same for every viewer."""
     if not before.clans:  # setup: leaders being chosen, nothing on the board moved
-        return before.last
+        return replace(after, last=before.last)
     turn = before.active  # a step another seat owes mid-turn belongs to this turn
-    step = replace(last_move(build_view(before, None), build_view(after, None)), seat=turn)
-    return before.last.then(step) if before.last.seat == turn else step
+    was = _public(before)  # first: the one view kept is the previous step's result
+    seen = _public(after)
+    step = replace(last_move(was, seen), seat=turn)
+    last = before.last.then(step) if before.last.seat == turn else step
+    done = replace(after, last=last)
+    _keep_public(done, replace(seen, last=last))  # the next step's "before"
+    return done
+
+
+# The last public view built, by state: a step's result is the next step's
+# starting point, so each state's view is built once when steps follow.
+_last_public: list[tuple[SahwariState, SahwariView]] = []
+
+
+def _public(state: SahwariState) -> SahwariView:
+    kept = _last_public[0] if _last_public else None  # one read: threads may share it
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    view = build_view(state, None)
+    _keep_public(state, view)
+    return view
+
+
+def _keep_public(state: SahwariState, view: SahwariView) -> None:
+    _last_public[:] = [(state, view)]

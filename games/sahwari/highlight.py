@@ -27,9 +27,10 @@ def straight_path(start: Tile, stop: Tile) -> Path:
     return tuple(range(start, stop + step, step))
 
 
-def _map_items(view: SahwariView) -> list[Counter[str]]:
-    items = [Counter(i) for i in view.items]
-    items[board.GUILD].update({"A": view.guild_cubes, "R": view.guild_pawns})
+def _items(view: SahwariView, tile: Tile) -> Counter[str]:
+    items = Counter(view.items[tile])
+    if tile == board.GUILD:
+        items.update({"A": view.guild_cubes, "R": view.guild_pawns})
     return items
 
 
@@ -45,8 +46,11 @@ def last_move(before: SahwariView, after: SahwariView) -> LastMove:
     newly_removed = set(after.removed) - set(before.removed)
     taken: list[tuple[Tile, str]] = []
     removed: list[tuple[Tile, str]] = []
-    for tile, (old, new) in enumerate(zip(_map_items(before), _map_items(after), strict=True)):
-        for item, count in (old - new).items():
+    guild = (before.guild_cubes, before.guild_pawns) != (after.guild_cubes, after.guild_pawns)
+    for tile, (was_there, is_there) in enumerate(zip(before.items, after.items, strict=True)):
+        if was_there == is_there and not (guild and tile == board.GUILD):
+            continue  # most steps change a tile or two: the others are skipped
+        for item, count in (_items(before, tile) - _items(after, tile)).items():
             bucket = removed if item in newly_removed else taken
             bucket.extend((tile, item) for _ in range(count))
     cards: list[tuple[Seat, str]] = []
@@ -56,6 +60,8 @@ def last_move(before: SahwariView, after: SahwariView) -> LastMove:
     used: list[tuple[Seat, str]] = []
     robbed: list[Seat] = []
     for who, (old_clan, new_clan) in enumerate(zip(before.clans, after.clans, strict=True)):
+        if old_clan == new_clan:
+            continue
         had = set(old_clan.row.cards)
         cards.extend((who, card) for card in new_clan.row.cards if card not in had)
         states = dict(junctions(old_clan.row))
