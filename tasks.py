@@ -4,6 +4,7 @@
     python3 tasks.py bot     # install into .venv if needed, then start the bot
     python3 tasks.py check   # install, then ruff, mypy --strict (games/ and the rest), pytest
     python3 tasks.py bench   # install, then the benchmarks (docs/benchmarks.md)
+    python3 tasks.py bench-ai  # install, then the bot levels' matches (docs/benchmarks.md)
 
 Stdlib only: it creates ``.venv`` and installs the project with its dev
 extras the first time, and again whenever pyproject.toml changes.
@@ -64,6 +65,9 @@ def main() -> None:
     elif task == "bench":
         ensure_venv()
         run([str(PY), "-m", "benchmarks", *extra])
+    elif task == "bench-ai":
+        ensure_venv()
+        run([str(PY), "-m", "benchmarks.ai", *extra])
     else:
         print(__doc__)
         sys.exit(0 if task in {"help", "-h", "--help"} else 2)

@@ -231,16 +231,22 @@ def write_report(figures: list[Figure], path: Path, notes: str = "") -> None:
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
-# Sections written by hand below the generated ones (e.g. a before/after
-# comparison of two commits): a rerun keeps them as they are.
-KEPT_SECTION = "## Compared"
+# Sections below the generated ones that this benchmark does not write: the
+# bots' strength (benchmarks/ai.py, `make bench-ai`, which writes it just above
+# the hand-written ones) and those written by hand (e.g. a before/after
+# comparison of two commits). A rerun keeps them, from the first on, as they are.
+KEPT_SECTIONS = ("## Bot strength", "## Compared")
+
+
+def _kept_start(lines: list[str]) -> int | None:
+    return next((i for i, line in enumerate(lines) if line.startswith(KEPT_SECTIONS)), None)
 
 
 def kept_sections(path: Path) -> list[str]:
     if not path.exists():
         return []
     lines = path.read_text(encoding="utf-8").splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith(KEPT_SECTION)), None)
+    start = _kept_start(lines)
     return [] if start is None else [*lines[start:], ""]
 
 
@@ -258,7 +264,8 @@ def previous_report(path: Path) -> tuple[list[Figure], str]:
         name, value, target, met = (cell.strip() for cell in line.strip("| ").split(" | "))
         rows.append(Figure(name, value, target, met == "yes"))
     notes = lines[end:]
-    kept = next((i for i, line in enumerate(notes) if line.startswith(KEPT_SECTION)), len(notes))
+    kept = _kept_start(notes)
+    kept = len(notes) if kept is None else kept
     return rows, "\n".join(notes[:kept]).strip()
 
 

@@ -361,6 +361,50 @@ class Game(ABC, Generic[StateT, MoveT]):
 Bot = Callable[[Any, Sequence[Any], Rng], Any]
 
 
+@dataclass(frozen=True)
+class Budget:
+    """How long a level's bot may think over one decision.
+
+    ``seconds``: wall-clock time (a search starts no iteration it expects to
+    end past it, so the decision comes within it); ``iterations``: a count of search
+    iterations, the same on every machine (tests and seeded benchmarks). Either
+    may be None (no such limit); a field left None falls back to the level's
+    own default only when the whole budget is None.
+    """
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+
+class LevelBot(Protocol):
+    """A bot of one level (``GameSpec.bots``): plays one decision for ``seat``.
+
+    It is handed the true ``state`` because that is what the platform holds,
+    and must not learn from it more than ``seat`` sees: the greedy level looks
+    at ``game.view(state, seat)`` only, a searching level only at states that
+    ``game.resample(state, seat, ...)`` draws (tests/test_search.py proves
+    it on every game). Same arguments and an iteration budget: same move.
+    Instances are picklable (a CPU worker runs them).
+    """
+
+    def __call__(
+        self, game: Game[Any, Any], state: Any, seat: Seat, seed: int, budget: Budget | None = None
+    ) -> Any: ...
+
+
+@dataclass(frozen=True)
+class GreedyBot:
+    """The ``easy`` level: the game's :data:`Bot` on the seat's view (the budget
+    does not matter to it)."""
+
+    bot: Bot
+
+    def __call__(
+        self, game: Game[Any, Any], state: Any, seat: Seat, seed: int, budget: Budget | None = None
+    ) -> Any:
+        return bot_move(game, self.bot, state, seat, seed)
+
+
 class Picture(Protocol):
     """A game's board images (``games/<g>/picture.py``); it only ever sees views.
 
@@ -397,6 +441,7 @@ class GameSpec:
     of its Discord commands, a discord.py extension the bot loads.
     ``marks`` are the seats' marks beside their names in texts, one emoji per
     seat in the colour the seat wears on the board (none: names alone).
+    ``bots`` are its opponents by level, ``bot`` (the greedy one) as ``easy``.
     """
 
     engine: Game[Any, Any]
@@ -405,6 +450,13 @@ class GameSpec:
     picture: str
     commands: str
     marks: tuple[str, ...] = ()
+    # Level -> its bot (games/levels.py: LEVELS, play_level). "easy" is always
+    # there, built from ``bot`` when not given; a game without a search has it only.
+    bots: Mapping[str, LevelBot] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        if "easy" not in self.bots:
+            object.__setattr__(self, "bots", {"easy": GreedyBot(self.bot), **self.bots})
 
     def mark(self, seat: int) -> str:
         """The seat's mark, or "" for a game without marks."""

@@ -1,7 +1,7 @@
 """Through the Desert (Durch die Wüste): the rules engine and its declaration."""
 
 from games.contract import GameSpec
-from games.desert.ai import choose_move
+from games.desert.ai import choose_move, evaluate
 from games.desert.engine import GAME, DesertGame
 from games.desert.model import (
     COLOUR_CODES,
@@ -23,10 +23,12 @@ from games.desert.model import (
     parse_coord,
 )
 from games.desert.state import DesertState
+from games.levels import search_bots
 
 SPEC = GameSpec(
     engine=GAME,
     bot=choose_move,
+    bots=search_bots(choose_move, evaluate),
     package=__name__,
     picture="games.desert.picture:DesertPicture",
     commands="games.desert.commands",

@@ -21,9 +21,11 @@ from functools import cache
 from games.contract import Seat
 from games.desert import scoring
 from games.desert.board import SIZE, Layout, hex_distance, index, layout
+from games.desert.engine import GAME
 from games.desert.model import COLOURS, DesertView, Discard, Move, PlaceCamel, PlaceLeader
-from games.desert.state import EMPTY, NCOLOURS, caravan_id
+from games.desert.state import EMPTY, NCOLOURS, DesertState, caravan_id
 from games.rng import Rng
+from games.search import win_shares
 
 OASIS = float(scoring.OASIS_POINTS)
 REACH_DECAY = 0.55  # how much a target one step further away is still worth
@@ -225,3 +227,51 @@ def _camel_scores(b: PublicBoard, legal: Sequence[Move]) -> list[float]:
         cells[sq] = EMPTY
         out.append(value)
     return out
+
+
+# --------------------------------------------------------------------------- for the search
+
+
+POTENTIAL_DECAY = 0.5  # an oasis one step further from a caravan is worth this much less
+REACH = 4  # oases further than this from a caravan count for nothing
+
+
+def evaluate(state: DesertState) -> tuple[float, ...]:
+    """Each seat's expected share of the result, for the search (games/search.py,
+    on sampled worlds, whose water values it reads as they are there): the
+    scores as they stand (SC1-SC5, as :func:`scoring.breakdown` counts them, in
+    one pass), plus the oases each caravan may still reach (fading with the
+    distance and the game left), softened by what is left to play."""
+    values = [float(sum(taken)) for taken in state.water_taken]  # SC1
+    for cid, _ in state.scored:  # SC2
+        values[cid // NCOLOURS] += OASIS
+    cells, oases = state.cells, state.oases
+    for sq, owner in enumerate(state.areas):  # SC5
+        if owner != EMPTY and cells[sq] == EMPTY and sq not in oases:
+            values[owner] += 1
+    squares: dict[int, list[int]] = {}
+    for sq, cid in enumerate(cells):
+        if cid != EMPTY:
+            squares.setdefault(cid, []).append(sq)
+    leaders = state.leaders
+    for colour in range(NCOLOURS):  # SC4
+        lengths = {
+            seat: len(squares.get(cid, ()))
+            for seat in range(state.players)
+            if leaders[cid := caravan_id(seat, colour)] != EMPTY
+        }
+        if lengths:
+            best = max(lengths.values())
+            first = [seat for seat, n in lengths.items() if n == best]
+            for seat in first:
+                values[seat] += (
+                    scoring.LONGEST_POINTS if len(first) == 1 else scoring.LONGEST_TIED_POINTS
+                )
+    left = 1.0 - GAME.progress(state)
+    for cid, placed in squares.items():
+        for oasis in oases:
+            if (cid, oasis) not in state.scored:
+                d = min(hex_distance(sq, oasis) for sq in placed)
+                if d <= REACH:
+                    values[cid // NCOLOURS] += OASIS * POTENTIAL_DECAY ** (d - 1) * left
+    return win_shares(values, 4 + 6 * left)

@@ -1,7 +1,8 @@
 """Nomadi (Wittig, 1995): the rules engine and its declaration."""
 
 from games.contract import GameSpec
-from games.nomadi.ai import choose_move
+from games.levels import search_bots
+from games.nomadi.ai import choose_move, evaluate
 from games.nomadi.engine import GAME, NomadiGame
 from games.nomadi.model import (
     Accept,
@@ -23,6 +24,7 @@ from games.nomadi.state import NomadiState
 SPEC = GameSpec(
     engine=GAME,
     bot=choose_move,
+    bots=search_bots(choose_move, evaluate),
     package=__name__,
     picture="games.nomadi.picture:NomadiPicture",
     commands="games.nomadi.commands",

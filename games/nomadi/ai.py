@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
+from games.nomadi.engine import GAME
 from games.nomadi.model import (
     ARRIVAL_PAY,
     BOARD,
@@ -21,7 +23,9 @@ from games.nomadi.model import (
     col_row,
     king_distance,
 )
+from games.nomadi.state import NomadiState
 from games.rng import Rng, best_of
+from games.search import win_shares
 
 CARD_MEAN = 15 / 18  # the mean value of an unseen desert card
 
@@ -51,6 +55,7 @@ def choose_move(view: NomadiView, legal: Sequence[Move], rng: Rng) -> Move:
     return best_of(moves, rng, lambda m: _die_score(view, m, goal))
 
 
+@cache
 def steps_to(sq: int, area: frozenset[int]) -> int:
     """Orthogonal steps from ``sq`` to the nearest square of ``area``."""
     col, row = col_row(sq)
@@ -99,3 +104,29 @@ def _die_score(view: NomadiView, move: Move, goal: frozenset[int]) -> float:
     if own and last_out and move.frm in BOARD.start and move.to not in BOARD.start:
         score += 5
     return score
+
+
+# --------------------------------------------------------------------------- for the search
+
+
+OWN_SHARE = 0.75  # of an arrival's pay, what the owner may expect (others moving it pay half)
+ARRIVAL_DECAY = 0.85  # per step still to go
+
+
+def evaluate(state: NomadiState) -> tuple[float, ...]:
+    """Each seat's expected share of the result, for the search (games/search.py,
+    on sampled worlds, whose card values it reads as they are there): coins and
+    cards held, plus the arrival pay the pawns nearest the oasis may still
+    earn, softened by what is left to play."""
+    values = [float(v) for v in GAME.scores(state)]
+    if state.phase == "turn":
+        goal = BOARD.goal_of(state.course)
+        arrived = sum(1 for p in state.pawns if p.square in goal)
+        racing = sorted(
+            (steps_to(p.square, goal), p.owner)
+            for p in state.pawns
+            if p.square >= 0 and p.square not in goal
+        )
+        for pay, (steps, owner) in zip(ARRIVAL_PAY[arrived:], racing, strict=False):
+            values[owner] += OWN_SHARE * pay * ARRIVAL_DECAY**steps
+    return win_shares(values, 3 + 6 * (1 - GAME.progress(state)))

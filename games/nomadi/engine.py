@@ -651,7 +651,9 @@ class NomadiGame(Game[NomadiState, Move]):
             return replace(state, rng=rng)
         known = set(state.known[seat]) if seat is not None else set()
         unknown = [c for c in range(len(state.values)) if c not in known]
-        drawn, rng = rng.shuffled(state.values[c] for c in unknown)
+        # Drawn from the values in a set order, so that two states the seat cannot
+        # tell apart give the same world for the same seed (games/search.py).
+        drawn, rng = rng.shuffled(sorted(state.values[c] for c in unknown))
         values = list(state.values)
         for card, value in zip(unknown, drawn, strict=True):
             values[card] = value

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.nomadi.model import (
     BOARD,
+    HEIGHT,
     WIDTH,
     DieMove,
     at,
@@ -25,10 +26,48 @@ def occupancy(s: NomadiState) -> dict[int, int]:
 
 
 def landings(frm: int, die: int, occupied: set[int] | dict[int, int]) -> set[int]:
-    """R5/R6: squares the die's step or jump can reach, ignoring R7-R10."""
+    """R5/R6: squares the die's step or jump can reach, ignoring R7-R10.
+
+    The landings of :func:`jump_paths` without listing the paths (move
+    generation asks for them thousands of times a turn): along each direction,
+    while the squares passed are occupied, land straight on or turn once."""
     if die == 1:
         return {n for n in surrounding(frm) if n not in occupied}
-    return {path[-1] for path in jump_paths(frm, die, occupied)}
+    out = set()
+    for d in range(len(DIRECTIONS)):
+        ray = _RAYS[frm][d]
+        for step, sq in enumerate(ray[:die], start=1):
+            if step == die:
+                if sq not in occupied:
+                    out.add(sq)
+                break
+            if sq not in occupied:
+                break
+            need = die - step  # steps still to go after a turn here
+            for turn in _TURNS[d]:
+                side = _RAYS[sq][turn]
+                if (
+                    len(side) >= need
+                    and side[need - 1] not in occupied
+                    and all(x in occupied for x in side[: need - 1])
+                ):
+                    out.add(side[need - 1])
+    return out
+
+
+def _ray(sq: int, dx: int, dy: int) -> tuple[int, ...]:
+    """The squares from ``sq`` (excluded) in one direction, to the board's edge."""
+    col, row = col_row(sq)
+    out = []
+    while (nxt := at(col + dx, row + dy)) is not None:
+        out.append(nxt)
+        col, row = col + dx, row + dy
+    return tuple(out)
+
+
+_RAYS = tuple(tuple(_ray(sq, dx, dy) for dx, dy in DIRECTIONS) for sq in range(WIDTH * HEIGHT))
+# The two directions at 90° to each direction, as jump_paths turns.
+_TURNS = tuple(tuple(DIRECTIONS.index(t) for t in ((dy, dx), (-dy, -dx))) for dx, dy in DIRECTIONS)
 
 
 def path_to(frm: int, die: int, to: int, occupied: set[int] | dict[int, int]) -> tuple[int, ...]:
@@ -109,6 +148,9 @@ def die_moves(s: NomadiState) -> list[DieMove]:
         frm = pawn.square
         if frm in goal or all(n in occ for n in orthogonal(frm)):
             continue
+        # R9 once per pawn: the others' groups without it, which its landing
+        # square must all touch for the caravan to stay one group.
+        groups = _groups(squares - {frm})
         for die in unused:
             for to in sorted(landings(frm, die, occ)):
                 if frm not in BOARD.start and to in BOARD.start:
@@ -120,11 +162,29 @@ def die_moves(s: NomadiState) -> list[DieMove]:
                     for d, p, a, b in s.history
                 ):
                     continue
-                if not connected(squares - {frm} | {to}):
+                near = orthogonal(to)
+                if not all(any(n in group for n in near) for group in groups):
                     continue
                 out.append(DieMove(die, frm, to))
     out.sort(key=lambda m: (m.die, m.frm, m.to))
     return out
+
+
+def _groups(squares: set[int]) -> list[set[int]]:
+    """The orthogonally connected groups of ``squares``."""
+    groups = []
+    todo = set(squares)
+    while todo:
+        start = todo.pop()
+        group, stack = {start}, [start]
+        while stack:
+            for n in orthogonal(stack.pop()):
+                if n in todo:
+                    todo.discard(n)
+                    group.add(n)
+                    stack.append(n)
+        groups.append(group)
+    return groups
 
 
 __all__ = [

@@ -1,7 +1,8 @@
 """Oasis (Moon & Weissblum, 2004): the rules engine and its declaration."""
 
 from games.contract import GameSpec
-from games.oasis.ai import choose_move
+from games.levels import search_bots
+from games.oasis.ai import choose_move, evaluate
 from games.oasis.engine import GAME, OasisGame
 from games.oasis.model import (
     Bonus,
@@ -19,6 +20,8 @@ from games.oasis.state import OasisState
 SPEC = GameSpec(
     engine=GAME,
     bot=choose_move,
+    # Short turns: a rollout plays a whole round before it evaluates.
+    bots=search_bots(choose_move, evaluate, rollout_turns=None),
     package=__name__,
     picture="games.oasis.picture:OasisPicture",
     commands="games.oasis.commands",

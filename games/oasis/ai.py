@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from games.oasis import rules
+from games.oasis.engine import GAME
 from games.oasis.model import (
     AUTO,
     BOARD,
     LANDS,
     MULTIPLIER_OF,
+    MULTIPLIERS,
     NOCLAIM,
     Bonus,
     Camel,
@@ -28,7 +31,9 @@ from games.oasis.model import (
     adjacent,
     card,
 )
+from games.oasis.state import OasisState
 from games.rng import Rng, best_of
+from games.search import win_shares
 
 
 def choose_move(view: OasisView, legal: Sequence[Move], rng: Rng) -> Move:
@@ -141,3 +146,28 @@ def _camel_value(view: OasisView, move: Camel | CamelMove) -> float:
                 group.add(n)
                 todo.append(n)
     return (1 + _mine(view).get("goods", 0)) * len(group) / 2
+
+
+# --------------------------------------------------------------------------- for the search
+
+
+GROWTH, MORE = 3.0, 1.5  # squares and multipliers a line may still gain, at the start
+
+
+def evaluate(state: OasisState) -> tuple[float, ...]:
+    """Each seat's expected share of the result, for the search (games/search.py,
+    on sampled worlds): every scoring line (SC1-SC4) as size x multiplier, both
+    raised by what the game left may still add to them (so that squares without
+    their multiplier yet, or the reverse, count for something), softened by what
+    is left to play."""
+    left = 1.0 - GAME.progress(state)
+    grow, more = GROWTH * left, MORE * left
+    values = []
+    for seat in range(state.players):
+        held = dict(zip(MULTIPLIERS, state.mults[seat], strict=True))
+        owned = rules.owned_squares(state, seat)
+        value = (rules.largest_herd(state, seat) + grow) * (held["goods"] + more)
+        for land in LANDS:
+            value += (owned[land] + grow) * (held[MULTIPLIER_OF[land]] + more)
+        values.append(value - 4 * grow * more)
+    return win_shares(values, 8 + 16 * left)

@@ -581,7 +581,9 @@ class OasisGame(Game[OasisState, Move]):
         """Redeal every stack and the draw pile from their cards (nobody, the
         owner included, knows them, §9), and redraw the PRNG."""
         rng = Rng.from_seed(seed)
-        pool = [c for stack in state.stacks for c in stack] + list(state.draw)
+        # Sorted first, so that two states the seat cannot tell apart give the
+        # same world for the same seed (games/search.py).
+        pool = sorted([c for stack in state.stacks for c in stack] + list(state.draw))
         shuffled, rng = rng.shuffled(pool)
         stacks = []
         at = 0

@@ -1,7 +1,8 @@
 """Sahwari (BGA help page, seed 004): the rules engine and its declaration."""
 
 from games.contract import GameSpec
-from games.sahwari.ai import choose_move
+from games.levels import search_bots
+from games.sahwari.ai import choose_move, evaluate
 from games.sahwari.engine import GAME, SahwariGame
 from games.sahwari.moves import Move
 from games.sahwari.state import SahwariState
@@ -10,6 +11,7 @@ from games.sahwari.views import SahwariView
 SPEC = GameSpec(
     engine=GAME,
     bot=choose_move,
+    bots=search_bots(choose_move, evaluate),
     package=__name__,
     picture="games.sahwari.picture:SahwariPicture",
     commands="games.sahwari.commands",

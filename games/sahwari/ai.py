@@ -46,8 +46,9 @@ from games.sahwari.moves import (
     UseStorage,
     UseTrack,
 )
-from games.sahwari.state import LEADER, SECOND_MOVE, WINDOW
+from games.sahwari.state import LEADER, SECOND_MOVE, WINDOW, SahwariState
 from games.sahwari.views import ClanView, SahwariView
+from games.search import win_shares
 
 # Leaders in self-play with random leaders (3000 seats): Diplomat well ahead, then Explorer
 # (this bot plans the double move, R12), Brigand and Merchant; Trafficker and Spy behind, as
@@ -756,3 +757,24 @@ class _Bot:
         effects = next(icons for j, _, icons in row_info(z.row).empty if j == junction)
         gain = self.gain(moved) + self.cashed(junction)
         return gain + sum(self.effect(e, True) for e in effects)
+
+
+# --------------------------------------------------------------------------- for the search
+
+
+def evaluate(state: SahwariState) -> tuple[float, ...]:
+    """Each seat's expected share of the result, for the search (games/search.py,
+    on sampled worlds, whose faces it reads as they are there): what this bot
+    weighs, :func:`points` plus the time left times :func:`potential`, for every
+    clan zone, softened by what is left to play."""
+    if not state.clans:
+        return (1 / state.players,) * state.players
+    exact = state.trigger > 0
+    left = state.table.sides.count(FACE_UP) - END_AT[state.players]
+    time = 0.0 if exact else min(1.0, TIME_FLOOR + max(left, 0) / TIME_SPAN)
+    values = []
+    for c in state.clans:
+        kept = tuple(t for t in c.convoys if t not in c.used)
+        z = Zone(c.leader, c.row, c.storage, c.track, c.convoys, kept, c.locked, c.attack_tokens)
+        values.append(points(z, 0.0, exact) + time * potential(z))
+    return win_shares(values, 2 + 5 * time)

@@ -364,7 +364,9 @@ class SahwariGame(Game[SahwariState, Move]):
             return swap.get(token, token)
 
         t = state.table
-        deck, rng = rng.shuffled(t.deck)
+        # Sorted first, so that two states the seat cannot tell apart give the
+        # same world for the same seed (games/search.py).
+        deck, rng = rng.shuffled(sorted(t.deck))
         table = replace(
             t,
             items=tuple(tuple(moved(i) for i in items) for items in t.items),

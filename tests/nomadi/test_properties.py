@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.nomadi import GAME, SPEC, DieMove, NomadiState
-from games.nomadi.model import BOARD, connected
+from games.nomadi.model import BOARD, HEIGHT, WIDTH, connected, surrounding
+from games.nomadi.rules import jump_paths, landings
 from games.rng import Rng
 
 
@@ -68,3 +69,20 @@ def test_each_variant_is_played_to_the_end_by_bots(players: int, options: dict[s
     goal = BOARD.goal_of(state.course)
     assert sum(1 for p in state.pawns if p.square in goal) == 3
     assert GAME.view(state, None).arrivals == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    frm=st.integers(0, WIDTH * HEIGHT - 1),
+    die=st.integers(1, 6),
+    occupied=st.sets(st.integers(0, WIDTH * HEIGHT - 1), max_size=40),
+)
+def test_landings_are_the_ends_of_the_jump_paths(frm: int, die: int, occupied: set[int]) -> None:
+    """R5/R6: the fast landing search (move generation) reaches exactly the squares
+    the listed jump paths end on, on any board."""
+    occupied.discard(frm)
+    if die == 1:
+        expected = {n for n in surrounding(frm) if n not in occupied}
+    else:
+        expected = {path[-1] for path in jump_paths(frm, die, occupied)}
+    assert landings(frm, die, occupied) == expected
