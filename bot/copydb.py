@@ -47,6 +47,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "results": ("game_id", "seat"),
     "votes": ("game_id", "question", "user_id"),
     "user_settings": ("user_id",),
+    "guild_settings": ("guild_id",),
     "vacations": ("guild_id", "user_id", "starts_at"),
     "ratings": ("guild_id", "kind", "user_id"),
     "meta": ("key",),

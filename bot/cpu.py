@@ -10,6 +10,10 @@ processes, for tests and for the benchmark that measures what the pool buys.
 What is sent to a worker is pickled: pictures, engines, states, views and
 moves are plain objects, and functions are sent by reference (a worker
 imports their module on first use).
+
+Searching bots (the ``normal`` and ``hard`` levels) hold a worker for their
+whole budget, a second at a time: they go through :meth:`CpuPool.think`, which
+leaves a worker free for everything else (see there).
 """
 
 from __future__ import annotations
@@ -77,6 +81,10 @@ class CpuPool:
         self.workers = workers
         self._extra_games = tuple(extra_games)
         self._executor: ProcessPoolExecutor | None = None
+        # Thinking jobs running at once, at most: every worker but one (one with
+        # a single worker). Made on first use, for the running event loop.
+        self.thinkers = max(1, workers - 1)
+        self._thinking: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
 
     @property
     def inline(self) -> bool:
@@ -115,6 +123,30 @@ class CpuPool:
             log.warning("A CPU worker died; starting a new pool")
             self._replace_broken()
             return await loop.run_in_executor(self._executor_now(), function, *args)
+
+    async def think(self, function: Callable[..., T], *args: Any) -> T:
+        """:meth:`run` for a job that holds its worker for long: a searching bot's
+        decision (a quarter of a second to a second of a core, and several in a row
+        for a table of bots).
+
+        At most :attr:`thinkers` of them run at once (every worker but one), the
+        others wait their turn here rather than in the executor's queue. Otherwise
+        a few tables of bots thinking together would take every worker, and a
+        player's board, suggestions or the next game's board would wait behind
+        seconds of searches: a bot's move may come a little later, a board must
+        not. With one worker (or none) there is nothing to leave free, and thinking
+        waits only for thinking.
+        """
+        if self.inline:
+            return function(*args)
+        async with self._thinking_now():
+            return await self.run(function, *args)
+
+    def _thinking_now(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if self._thinking is None or self._thinking[0] is not loop:
+            self._thinking = (loop, asyncio.Semaphore(self.thinkers))
+        return self._thinking[1]
 
     def _replace_broken(self) -> None:
         executor, self._executor = self._executor, None

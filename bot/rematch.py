@@ -1,11 +1,11 @@
 """Rematch: a finished game's players sit down again with one click each.
 
 The first click under the final post opens a lobby in the same channel with
-the same game, options, language, clock and bot seats, its clicker seated;
-each other player's click seats them; the click that seats the last of the
-old game's humans starts the game (its first post pings whoever acts). The
-new lobby stays an ordinary lobby: its creator may start it without someone
-who does not come back, and /game cancel closes it.
+the same game, options, language, clock and bot seats (at the same level),
+its clicker seated; each other player's click seats them; the click that
+seats the last of the old game's humans starts the game (its first post
+pings whoever acts). The new lobby stays an ordinary lobby: its creator may
+start it without someone who does not come back, and /game cancel closes it.
 
 Which lobby answers a game's Rematch is kept in the meta table
 (``rematch:<old game id>``), so the button works after a restart too.
@@ -19,6 +19,7 @@ from bot.clocks import CLOCKS, DEFAULT_CLOCK, clock_name
 from bot.errors import UserError
 from bot.service import GameService
 from bot.session import Saved, Session
+from games.levels import LEVELS
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ async def _open(service: GameService, old: Session, user_id: int, name: str) -> 
         options=record.options,
         lang=record.lang,
         clock=clock if clock in CLOCKS else DEFAULT_CLOCK,
+        level=record.bot_level if record.bot_level in LEVELS else "easy",
     )
     await service.storage.set_meta(meta_key(old.id), str(lobby.id))
     return lobby

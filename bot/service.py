@@ -42,10 +42,10 @@ from games.contract import (
     Outcome,
     Seat,
     Step,
-    bot_move,
     play_all,
     resolve_options,
 )
+from games.levels import LEVELS, play_level
 from games.rng import derive_seed
 
 log = logging.getLogger(__name__)
@@ -55,6 +55,7 @@ MAX_NOTATION = 200  # longer text is never a move; refuse before parsing
 RECHECKS = 5  # a move re-checked after other seats moved first, at most this often
 PAGE = 100  # games read at a time by background jobs
 HALF_COURSE = 0.5  # a game cut short by resignations counts from this progress on
+DEFAULT_LEVEL = "normal"  # the bots of a new table (/game new level:), games/levels.py
 
 # The interaction the current task answers, set by the Discord layer before it
 # handles one (bot.app.prepare_interaction): a turn-ending write notes it with
@@ -75,6 +76,13 @@ class Limits:
 def cancel_asked_key(game_id: int) -> str:
     """The ``meta`` key holding when the players were last asked to cancel a game."""
     return f"cancel_asked:{game_id}"
+
+
+def check_level(level: str) -> str:
+    """``level`` if it is a bot level (games/levels.py), else the player's refusal."""
+    if level not in LEVELS:
+        raise UserError("lobby.bad_level", level=level[:20])
+    return level
 
 
 def counts_when_cut_short(session: Session) -> bool:
@@ -178,11 +186,14 @@ class GameService:
         options: Mapping[str, str] | None = None,
         lang: str = "en",
         clock: str = DEFAULT_CLOCK,
+        level: str = DEFAULT_LEVEL,
     ) -> Session:
+        """Open a lobby: its creator seated, ``bots`` bot seats that will play at
+        ``level`` (one of games/levels.py's LEVELS)."""
         spec = self.spec(kind)
         # Again, though /game new checked before posting: another lobby of
         # this player's may have been created meanwhile.
-        chosen = await self.check_create(kind, guild_id, user_id, bots, options, clock)
+        chosen = await self.check_create(kind, guild_id, user_id, bots, options, clock, level)
         try:
             record = await self.storage.create_game(
                 spec.kind,
@@ -194,6 +205,7 @@ class GameService:
                 secrets.randbits(62),
                 lang,
                 CLOCKS[clock],
+                level,
             )
         except StorageChannelBusy as exc:
             raise UserError("lobby.channel_busy") from exc
@@ -211,12 +223,14 @@ class GameService:
         bots: int = 0,
         options: Mapping[str, str] | None = None,
         clock: str = DEFAULT_CLOCK,
+        level: str = DEFAULT_LEVEL,
     ) -> dict[str, str]:
         """Everything /game new can get wrong, the player's caps included, checked
         before anything is posted or created; returns the options with their
         defaults."""
         if clock not in CLOCKS:
             raise UserError("lobby.bad_clock", clock=clock[:20])
+        check_level(level)
         chosen = self.check_new(kind, bots, options)
         await self._check_caps(guild_id, user_id, creating=True)
         return chosen
@@ -248,6 +262,17 @@ class GameService:
 
     async def set_threads(self, guild_id: int, enabled: bool) -> None:
         await self.storage.set_meta(f"threads:{guild_id}", "on" if enabled else "off")
+
+    async def takeover_level(self, guild_id: int) -> str:
+        """The level the AI plays a human's seat at in this server (resigned,
+        voted away, removed): the server's setting, ``normal`` by default."""
+        return (await self.storage.guild_settings(guild_id)).takeover_level
+
+    async def set_takeover_level(self, guild_id: int, level: str) -> None:
+        settings = await self.storage.guild_settings(guild_id)
+        await self.storage.set_guild_settings(
+            guild_id, replace(settings, takeover_level=check_level(level))
+        )
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Session:
         session = await self.require_session(channel_id)
@@ -346,15 +371,27 @@ class GameService:
         """A player agrees to cancel the running game; when every human still in
         agrees, it is cancelled (the creator alone cannot, nor can anyone else).
         The tally is the ``votes`` table, so clicks on two processes count once."""
-        session = await self.require_session(channel_id)
-        if session.id != game_id or session.record.status != "active":
+        # By id, not as the channel's open game: when the last two agree at once,
+        # the other click may have cancelled it a moment ago, and this one must
+        # find it cancelled rather than "no game here".
+        found = await self.sessions.get(game_id)
+        if (
+            found is None
+            or found.record.channel_id != channel_id
+            or found.record.status not in ("active", "cancelled")
+        ):
             raise UserError("button.old_game")
+        session = found
         seat = session.seat_of(user_id)
         if seat is None or session.seat(seat).out:
             raise UserError("game.not_a_player")
         votes = await self.storage.cast_vote(game_id, "cancel", user_id, "yes")
         needed = [s for s in session.record.seats if s.user_id is not None and not s.ai_played]
         waiting = tuple(md(s.name) for s in needed if s.user_id not in votes)
+        if session.record.status == "cancelled":
+            if waiting:  # cancelled otherwise (a moderator): this vote is too late
+                raise UserError("button.old_game")
+            return CancelVote(session, cancelled=True, waiting=())
         if waiting:
             return CancelVote(session, cancelled=False, waiting=waiting)
         try:
@@ -580,15 +617,30 @@ class GameService:
 
     async def _run_ai(self, session: Session) -> tuple[Session, list[Turn]]:
         turns: list[Turn] = []
+        takeover: str | None = None  # the server's level, read once per chain
         while session.record.status == "active":
             ai_seats = [s for s in session.to_act if session.ai_plays(s)]
             if not ai_seats:
                 break
             seat = ai_seats[0]
             engine = session.engine
+            # A bot seat plays at its table's level; a human's seat the AI plays
+            # (resigned, away, removed) at the server's takeover level.
+            if session.seat(seat).is_bot:
+                level = session.record.bot_level
+            else:
+                if takeover is None:
+                    takeover = await self.takeover_level(session.record.guild_id)
+                level = takeover
+            if level not in LEVELS:  # not one of ours (a newer version's): the greedy bot
+                log.warning("Game %s: unknown bot level %r, playing easy", session.id, level)
+                level = "easy"
+            log.debug("Game %s: the AI plays seat %s at level %s", session.id, seat, level)
             # The bot's own random stream: public facts only, never the game's seed.
             seed = derive_seed(session.id, session.record.version, seat)
-            move = await self.cpu.run(bot_move, engine, session.spec.bot, session.state, seat, seed)
+            # A search holds its worker for its whole budget: see CpuPool.think.
+            run = self.cpu.run if level == "easy" else self.cpu.think
+            move = await run(play_level, session.spec, level, session.state, seat, seed)
             step = engine.play(session.state, seat, move)
             notation = engine.format_move(move)
             try:

@@ -3,7 +3,8 @@
 A lobby is opened (in a thread of its own when the server and the bot's
 rights allow), filled and started, or cancelled; a running game is
 cancelled by a moderator or by all its players' votes. The server's
-settings for its tables (threads, vacation days) are here too.
+settings for its tables (threads, vacation days, the level the AI plays a
+seat it takes over at) are here too.
 """
 
 from __future__ import annotations
@@ -20,16 +21,18 @@ from bot import i18n, registry
 from bot.clocks import DEFAULT_CLOCK
 from bot.errors import UserError
 from bot.names import clean_name
+from bot.service import DEFAULT_LEVEL
 from bot.session import Session
 from bot.translator import cmd
 from cogs import options as game_options
 from cogs.buttons import DYNAMIC_ITEMS, cancel_vote_view, lobby_view, vote_text
 from cogs.choices import game_choices
 from cogs.game_group import GameSubcommands, per_user
-from cogs.lobby_text import lobby_lines, seat_lines, start_lines
+from cogs.lobby_text import level_name, lobby_lines, seat_lines, start_lines
 from cogs.replies import announce
 from cogs.threads import open_thread
 from cogs.turn_post import publish
+from games.levels import LEVELS
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -47,6 +50,14 @@ CLOCK_CHOICES = [
     app_commands.Choice(name=cmd("normal: 24 hours a turn", "clock.choice.normal"), value="normal"),
     app_commands.Choice(name=cmd("slow: 72 hours a turn", "clock.choice.slow"), value="slow"),
     app_commands.Choice(name=cmd("none: no clock", "clock.choice.none"), value="none"),
+]
+
+# The bots' levels (games/levels.py), for /game new and the takeover setting.
+LEVEL_CHOICES = [
+    app_commands.Choice(
+        name=cmd(i18n.t("en", f"level.choice.{level}"), f"level.choice.{level}"), value=level
+    )
+    for level in LEVELS
 ]
 
 LANGUAGE_CHOICES = [
@@ -75,6 +86,7 @@ class Lobby(GameSubcommands):
         options=cmd("options", "cmd.game.new.options.name"),
         language=cmd("language", "cmd.game.new.language.name"),
         clock=cmd("clock", "cmd.game.new.clock.name"),
+        level=cmd("level", "cmd.game.new.level.name"),
     )
     @app_commands.describe(
         game=cmd("Which game", "cmd.game.new.game.description"),
@@ -91,8 +103,11 @@ class Lobby(GameSubcommands):
             "Time each player has for a turn (default: normal, 24 hours)",
             "cmd.game.new.clock.description",
         ),
+        level=cmd("How well the bots play (default: normal)", "cmd.game.new.level.description"),
     )
-    @app_commands.choices(game=game_choices(), language=LANGUAGE_CHOICES, clock=CLOCK_CHOICES)
+    @app_commands.choices(
+        game=game_choices(), language=LANGUAGE_CHOICES, clock=CLOCK_CHOICES, level=LEVEL_CHOICES
+    )
     @app_commands.checks.cooldown(NEW_PER_MINUTE, 60.0, key=per_user)
     async def new(
         self,
@@ -102,6 +117,7 @@ class Lobby(GameSubcommands):
         options: str = "",
         language: app_commands.Choice[str] | None = None,
         clock: app_commands.Choice[str] | None = None,
+        level: app_commands.Choice[str] | None = None,
     ) -> None:
         table = NewTable(
             kind=game.value,
@@ -109,6 +125,7 @@ class Lobby(GameSubcommands):
             options=game_options.parse(options),
             lang=language.value if language else i18n.language(interaction.locale),
             clock=clock.value if clock else DEFAULT_CLOCK,
+            level=level.value if level else DEFAULT_LEVEL,
         )
         # One /game new of a user at a time: the caps are checked before the
         # post and the thread, so a second call racing the first is refused.
@@ -127,7 +144,13 @@ class Lobby(GameSubcommands):
         guild_id, channel_id = interaction.guild_id, interaction.channel_id
         assert guild_id is not None and channel_id is not None
         options = await self.service.check_create(
-            table.kind, guild_id, interaction.user.id, table.bots, table.options, table.clock
+            table.kind,
+            guild_id,
+            interaction.user.id,
+            table.bots,
+            table.options,
+            table.clock,
+            table.level,
         )
         table = replace(table, options=options)  # the defaults filled in
         if await self._opens_thread(interaction):
@@ -184,6 +207,7 @@ class Lobby(GameSubcommands):
             options=table.options,
             lang=table.lang,
             clock=table.clock,
+            level=table.level,
         )
 
     async def _opens_thread(self, interaction: discord.Interaction) -> bool:
@@ -354,6 +378,7 @@ class Lobby(GameSubcommands):
     @app_commands.rename(
         threads=cmd("threads", "cmd.game.settings.threads.name"),
         vacation_days=cmd("vacation_days", "cmd.game.settings.vacation_days.name"),
+        takeover_level=cmd("takeover_level", "cmd.game.settings.takeover_level.name"),
     )
     @app_commands.describe(
         threads=cmd(
@@ -364,13 +389,19 @@ class Lobby(GameSubcommands):
             "Vacation days a player may take each month (default 14; 0 = none)",
             "cmd.game.settings.vacation_days.description",
         ),
+        takeover_level=cmd(
+            "How well the AI plays a seat it takes over (default: normal)",
+            "cmd.game.settings.takeover_level.description",
+        ),
     )
+    @app_commands.choices(takeover_level=LEVEL_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
     async def settings(
         self,
         interaction: discord.Interaction,
         threads: bool | None = None,
         vacation_days: app_commands.Range[int, 0, 31] | None = None,
+        takeover_level: app_commands.Choice[str] | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         if not interaction.permissions.manage_guild:
@@ -380,7 +411,10 @@ class Lobby(GameSubcommands):
             await self.service.set_threads(guild, threads)
         if vacation_days is not None:
             await self.service.absence.set_vacation_days(guild, vacation_days)
+        if takeover_level is not None:
+            await self.service.set_takeover_level(guild, takeover_level.value)
         threads_on = await self.service.threads_enabled(guild)
+        takeover = await self.service.takeover_level(guild)
         lines = [
             i18n.t(locale, "settings.threads_on" if threads_on else "settings.threads_off"),
             i18n.t(
@@ -388,6 +422,7 @@ class Lobby(GameSubcommands):
                 "settings.vacation_days",
                 count=await self.service.absence.vacation_days(guild),
             ),
+            i18n.t(locale, "settings.takeover_level", level=level_name(locale, takeover)),
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
@@ -401,6 +436,7 @@ class NewTable:
     options: dict[str, str]
     lang: str
     clock: str
+    level: str = DEFAULT_LEVEL
 
 
 async def withdraw(interaction: discord.Interaction, thread: discord.Thread | None) -> None:

@@ -26,8 +26,23 @@ def seat_lines(session: Session, locale: object) -> list[str]:
     return lines
 
 
+def level_name(locale: object, level: str) -> str:
+    """A bot level's name in the reader's language ("difficile")."""
+    return i18n.t(locale, f"level.name.{level}", default=level)
+
+
+def bots_line(session: Session, locale: object) -> str | None:
+    """How many bot seats the table has and their level ("Bots: 2 · level hard"),
+    or None for a table without bots."""
+    bots = sum(1 for seat in session.record.seats if seat.is_bot)
+    if not bots:
+        return None
+    level = level_name(locale, session.record.bot_level)
+    return i18n.t(locale, "lobby.bots_line", count=bots, level=level)
+
+
 def lobby_lines(session: Session, locale: object) -> list[str]:
-    """The lobby post: game, options, who sits, how to join."""
+    """The lobby post: game, options, the bots' level, who sits, how to join."""
     engine = session.engine
     creator = f"<@{session.record.creator_id}>"
     lines = [
@@ -44,6 +59,9 @@ def lobby_lines(session: Session, locale: object) -> list[str]:
     chosen = game_options.describe(session.spec, session.record.options, locale)
     if chosen:
         lines.append(i18n.t(locale, "options.line", options=chosen))
+    bots = bots_line(session, locale)
+    if bots is not None:
+        lines.append(bots)
     return [*lines, *seat_lines(session, locale), i18n.t(locale, "lobby.how_to_join")]
 
 

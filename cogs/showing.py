@@ -22,7 +22,7 @@ from cogs import options as game_options
 from cogs.boards import board_file, hand_file
 from cogs.game_group import GameSubcommands, per_user
 from cogs.history import history_reply, replay_reply
-from cogs.lobby_text import seat_lines
+from cogs.lobby_text import bots_line, seat_lines
 from cogs.replies import describe, game_message, title
 
 if TYPE_CHECKING:
@@ -68,6 +68,9 @@ class Showing(GameSubcommands):
         if chosen:
             lines.append(i18n.t(locale, "options.line", options=chosen))
         lines.append(clock_status(session, locale))
+        bots = bots_line(session, locale)
+        if bots is not None:
+            lines.append(bots)
         if session.record.status in ("lobby", "active"):
             lines += seat_lines(session, locale)
         return lines

@@ -24,7 +24,9 @@ async def lobby(
     **options: Any,
 ) -> Session:
     """Alice's lobby of ``game`` in ``channel`` with ``bots`` and ``joiners``
-    (``options``: more of service.create's, e.g. clock_hours)."""
+    (``options``: more of service.create's, e.g. clock_hours). Its bots play
+    ``easy`` (instantly) unless ``level`` says otherwise: a search takes a quarter
+    of a second a decision or more."""
     session = await service.create(
         kind=game,
         guild_id=GUILD,
@@ -32,7 +34,7 @@ async def lobby(
         user_id=ALICE,
         name="Alice",
         bots=bots,
-        **options,
+        **{"level": "easy", **options},
     )
     for user in joiners:
         session = await service.join(channel, user, f"user{user}")

@@ -69,6 +69,7 @@ async def new_game(
         name=NAMES.get(creator, str(creator)),
         bots=bots,
         clock=clock,
+        level="easy",
     )
     for user in joiners:
         await service.join(channel, user, NAMES.get(user, str(user)))
@@ -493,6 +494,7 @@ async def test_the_absent_player_comes_back_when_it_is_not_his_turn(
 async def test_a_player_replaced_who_never_came_back_ranks_last(
     service: GameService, storage: Storage
 ) -> None:
+    await service.set_takeover_level(GUILD, "easy")  # the AI plays the seat to the end
     session, news = await three_humans_out_of_time(service)
     (seat,) = news.absent
     vote = service.absence.vote_takeover

@@ -16,7 +16,14 @@ import pytest
 from bot.__main__ import main
 from bot.copydb import TABLES, CopyMismatch, CopyRefused, copy_database
 from bot.service import GameService
-from bot.storage import Storage, UserSettings, Vacation, open_storage, postgres_settings
+from bot.storage import (
+    GuildSettings,
+    Storage,
+    UserSettings,
+    Vacation,
+    open_storage,
+    postgres_settings,
+)
 from bot.storage.migrate import load_migrations
 from games.desert import GAME
 from tests.cli import bot_environ, run_bot_in_thread
@@ -38,8 +45,9 @@ AT_LATEST = f"Database is at migration {load_migrations()[-1].version}.\n"
 
 
 async def fill(service: GameService, storage: Storage) -> None:
-    """A finished game (results, ratings), an active one with an undo, a lobby, an
-    active game of the test-only kind, settings, a vacation, a vote, meta."""
+    """A finished game (results, ratings), an active one with an undo, a lobby with a
+    hard bot, an active game of the test-only kind, a player's and a server's
+    settings, a vacation, a vote, meta."""
     await lobby(service, 2, BOB)
     session = (await service.advance((await service.start(CHANNEL, ALICE)).after)).after
     while session.record.status == "active":
@@ -54,7 +62,13 @@ async def fill(service: GameService, storage: Storage) -> None:
     assert outcome.after is not None
 
     await service.create(
-        kind="desert", guild_id=GUILD, channel_id=LOBBY_CHANNEL, user_id=BOB, name="Bob"
+        kind="desert",
+        guild_id=GUILD,
+        channel_id=LOBBY_CHANNEL,
+        user_id=BOB,
+        name="Bob",
+        bots=1,
+        level="hard",
     )
     await service.create(
         kind="nim", guild_id=GUILD, channel_id=NIM_CHANNEL, user_id=ALICE, name="A", bots=1
@@ -62,6 +76,7 @@ async def fill(service: GameService, storage: Storage) -> None:
     await service.advance((await service.start(NIM_CHANNEL, ALICE)).after)
 
     await storage.set_user_settings(ALICE, UserSettings("fr", True, False))
+    await storage.set_guild_settings(GUILD, GuildSettings("easy"))
     await storage.add_vacation(
         Vacation(GUILD, BOB, "2026-01-01T00:00:00.000000+00:00", "2026-01-08T00:00:00.000000+00:00")
     )
@@ -131,6 +146,9 @@ async def test_sqlite_to_postgresql_to_sqlite_keeps_every_row(
         on_copy = GameService(copy, all_specs())
         for game_id in [row[0] for row in original["games"]]:
             assert (await on_copy.get(game_id)) is not None
+        lobby_here = await on_copy.require_session(LOBBY_CHANNEL)
+        assert lobby_here.record.bot_level == "hard"
+        assert await copy.guild_settings(GUILD) == GuildSettings("easy")
         session = await on_copy.require_session(CHANNEL)
         seat, state = session.awaited[0], session.state
         assert state is not None

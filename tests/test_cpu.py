@@ -3,6 +3,7 @@ boards and AI seats use it."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import pickle
 import subprocess
@@ -22,7 +23,7 @@ from bot.cpu import INLINE, CpuPool
 from bot.service import GameService
 from bot.storage import Storage
 from games.contract import bot_move
-from tests.service_games import ALICE, BOB, start_desert
+from tests.service_games import ALICE, BOB, CHANNEL, lobby, start_desert
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[1]
@@ -106,10 +107,15 @@ class Recording(CpuPool):
     def __init__(self, workers: int) -> None:
         super().__init__(workers)
         self.ran: list[str] = []
+        self.thought: list[str] = []  # the jobs run through think() (searches)
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         self.ran.append(function.__name__)
         return await super().run(function, *args)
+
+    async def think(self, function: Callable[..., T], *args: Any) -> T:
+        self.thought.append(function.__name__)
+        return await super().think(function, *args)
 
 
 async def test_ai_seats_think_in_the_pool(storage: Storage) -> None:
@@ -122,7 +128,48 @@ async def test_ai_seats_think_in_the_pool(storage: Storage) -> None:
     assert [after.seat(s).user_id for s in after.awaited] == [ALICE]
     moves = await storage.moves(after.id)
     assert moves and all(m.by_ai for m in moves)
-    assert pool.ran.count("bot_move") == len(moves)
+    assert pool.ran.count("play_level") == len(moves)
+    assert pool.thought == []  # easy bots: no search, no limit
+
+
+async def test_searching_bots_think_in_the_pool_under_its_limit(storage: Storage) -> None:
+    """A bot of the normal level (a search, its game's spec pickled to the worker)
+    decides in a worker, through think()."""
+    pool = Recording(1)
+    service = GameService(storage, cpu=pool)
+    try:
+        await lobby(service, 1, level="normal")
+        after = (await service.settle(await service.start(CHANNEL, ALICE, first=1))).after
+    finally:
+        pool.close()
+    moves = await storage.moves(after.id)
+    assert [m.by_ai for m in moves] == [True]
+    assert pool.thought == pool.ran == ["play_level"]
+    assert [after.seat(s).user_id for s in after.awaited] == [ALICE]
+
+
+def nap(seconds: float) -> tuple[float, float]:
+    """A job that holds its worker for a while; when it ran, by the clock every
+    process shares (CLOCK_MONOTONIC)."""
+    start = time.monotonic()
+    time.sleep(seconds)
+    return start, time.monotonic()
+
+
+def test_thinking_leaves_one_worker_free() -> None:
+    assert [CpuPool(n).thinkers for n in (0, 1, 2, 3, 8)] == [1, 1, 1, 2, 7]
+
+
+async def test_searches_leave_a_worker_for_the_boards(pool: CpuPool) -> None:
+    """Two workers: searches think one at a time, so a board asked meanwhile is
+    drawn at once instead of waiting behind them."""
+    thinking = [asyncio.create_task(pool.think(nap, 1.0)) for _ in range(2)]
+    await asyncio.sleep(0.2)  # both asked; one runs, one waits its turn
+    asked = time.monotonic()
+    board, _ = await pool.run(nap, 0.0)
+    assert board - asked < 0.5  # not behind a search
+    (_, first_done), (second, _) = sorted(await asyncio.gather(*thinking))
+    assert second >= first_done  # never both workers searching
 
 
 def test_every_games_picture_goes_to_a_worker_by_its_class() -> None:

@@ -263,7 +263,9 @@ async def test_reminders_by_dm_and_in_the_thread_and_the_clock_shown(world: Worl
 
     # A game without a clock: no deadline on its posts, "none" in its status.
     world.channel = parent
-    _, untimed = await open_game(world, [alice], {"bots": 1, "clock": "none"}, first=1)
+    _, untimed = await open_game(
+        world, [alice], {"bots": 1, "clock": "none", "level": "easy"}, first=1
+    )
     assert "⏳" not in text_of(untimed)
     text = await status(world, alice)
     assert "Clock: none" in text and "time runs out" not in text, text

@@ -38,7 +38,11 @@ async def test_a_french_table_reads_french(world: World, kind: str) -> None:
     keep_here = await fake.slash(alice, world.channel, "game settings", {"threads": False})
     await keep_here.final(timeout=20)
     opened = await fake.slash(
-        bob, world.channel, "game new", {"game": kind, "bots": GAMES[kind]}, locale="fr"
+        bob,
+        world.channel,
+        "game new",
+        {"game": kind, "bots": GAMES[kind], "level": "easy"},
+        locale="fr",
     )
     lobby = await opened.final(timeout=20)
     start = next(c for c in lobby.custom_ids() if c.startswith("lobby:start:"))

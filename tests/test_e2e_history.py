@@ -90,7 +90,7 @@ async def test_history_pages_and_replays(world: World) -> None:
     assert "🏆" in shown.files["history.txt"].decode()
 
     # A longer game of Through the Desert: its history has pages.
-    await public(world, alice, "game new", {"game": "desert", "bots": 1})
+    await public(world, alice, "game new", {"game": "desert", "bots": 1, "level": "easy"})
     await public(world, alice, "game start")
     desert = latest_game(world)
     await play_as_suggested(world, "desert", lambda: rows_of(world, desert) > 16)

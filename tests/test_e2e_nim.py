@@ -67,10 +67,15 @@ async def test_the_test_game_is_played_end_to_end(world: World) -> None:
     assert {c["value"] for c in suggested} == {"pile:short", "pile:long"}
     assert any("Tas" in c["name"] for c in suggested)
     await refused(world, alice, "game new", {"game": "nim", "options": "pile:huge"}, "huge")
+    # Nim has no search: its bots play easy whatever the level, which is kept all the same.
     opened = await public(
-        world, alice, "game new", {"game": "nim", "bots": 1, "options": "pile:long"}
+        world,
+        alice,
+        "game new",
+        {"game": "nim", "bots": 1, "options": "pile:long", "level": "hard"},
     )
     assert "Oasis Nim" in text_of(opened) and "15 stones" in text_of(opened)
+    assert "Bots: 1 · level hard" in text_of(opened)
     await public(world, bob, "game join", locale="fr")
 
     # The creator names who starts: Bob.
@@ -157,19 +162,21 @@ async def test_the_test_game_is_played_end_to_end(world: World) -> None:
     twice = await fake.click(bob, final, rematch, locale="fr")
     said = text_of(await twice.final(timeout=20))
     assert twice.ephemeral and "déjà" in said
-    # Alice's click seats the last player: the rematch starts, same options, same bot.
+    # Alice's click seats the last player: the rematch starts, same options, same bot
+    # (at the same level).
     last = await fake.click(alice, final, rematch)
     begun = await last.final(timeout=20)
     assert "rematch" in text_of(begun) and last.ack_latency < 3
     board_png(begun)
     with world.bot.database() as db:
-        new_id, status, options = db.execute(
-            "SELECT id, status, options FROM games ORDER BY id DESC LIMIT 1"
+        new_id, status, options, level = db.execute(
+            "SELECT id, status, options, bot_level FROM games ORDER BY id DESC LIMIT 1"
         ).fetchone()
         seated = {
             row[0] for row in db.execute("SELECT user_id FROM seats WHERE game_id = ?", (new_id,))
         }
     assert new_id != old_id and status == "active" and options == old_options
+    assert level == "hard"  # the rematch keeps the bots' level
     assert seated == {alice.id, bob.id, None} and old_bots == 1
     assert await world.bot.stop() == 0
     assert fake.unhandled == []

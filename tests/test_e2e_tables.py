@@ -54,7 +54,7 @@ async def test_ai_turns_interrupted_by_a_crash_are_played_after_restart(
 async def test_lobby_seats_and_a_confirmed_resignation(world: World) -> None:
     """The creator removes a bot seat; resigning asks first, and only its button resigns."""
     fake, alice, bob = world.fake, world.alice, world.bob
-    opened = await public(world, alice, "game new", {"game": "desert", "bots": 2})
+    opened = await public(world, alice, "game new", {"game": "desert", "bots": 2, "level": "easy"})
     world.channel = await thread_opened(world, opened)
     await fake.wait_for_message(world.channel, lambda m: bool(m.custom_ids()), timeout=20)
     await public(world, bob, "game join", locale="fr")
@@ -98,7 +98,7 @@ async def test_game_list_shows_only_what_the_caller_can_see_and_boards_are_bound
         ],
     )
     world.channel = hidden
-    opened = await public(world, alice, "game new", {"game": "desert", "bots": 1})
+    opened = await public(world, alice, "game new", {"game": "desert", "bots": 1, "level": "easy"})
     world.channel = await thread_opened(world, opened)
     await fake.wait_for_message(world.channel, lambda m: bool(m.custom_ids()), timeout=20)
     await public(world, alice, "game start")

@@ -38,7 +38,13 @@ async def started(
     first: int | None = None,
 ) -> Session:
     await service.create(
-        kind=game, guild_id=GUILD, channel_id=channel, user_id=ALICE, name="Alice", bots=bots
+        kind=game,
+        guild_id=GUILD,
+        channel_id=channel,
+        user_id=ALICE,
+        name="Alice",
+        bots=bots,
+        level="easy",
     )
     for user in joiners:
         await service.join(channel, user, f"user{user}")
@@ -187,6 +193,29 @@ async def test_the_last_two_agreeing_at_once_cancel_once(
     final = await storage.get_game(game.id)
     assert final is not None and final.status == "cancelled"
     assert final.version == game.record.version + 1  # cancelled once, not twice
+
+
+async def test_a_last_click_just_after_the_vote_cancelled_finds_it_cancelled(
+    service: GameService, storage: Storage
+) -> None:
+    """The race above, in its worst order: one click cancels the game before the
+    other even looks it up (no longer the channel's open game). The late click
+    still finds the game cancelled by the vote, without a second cancel; after a
+    moderator's cancel, a vote button is simply too old."""
+    game = await started(service, 25, BOB, CAROL)
+    for user in (ALICE, BOB, CAROL):
+        await storage.cast_vote(game.id, "cancel", user, "yes")
+    first = await service.vote_cancel(25, BOB, game.id)
+    late = await service.vote_cancel(25, CAROL, game.id)
+    assert first.cancelled and late.cancelled
+    final = await storage.get_game(game.id)
+    assert final is not None and final.version == game.record.version + 1
+
+    other = await started(service, 26, BOB, CAROL)
+    await service.cancel(26, CAROL, is_admin=True)
+    with pytest.raises(UserError) as info:
+        await service.vote_cancel(26, BOB, other.id)
+    assert info.value.key == "button.old_game"
 
 
 # --------------------------------------------------------------------------- 4. no squatting

@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
+from bot import i18n
+from bot.cpu import CpuPool
 from bot.errors import UserError
+from bot.replay import Row, replay
 from bot.service import GameService
 from bot.session import Turn, seating, standings
 from bot.storage import SeatRecord, Storage, open_storage
 from cogs.replies import turn_lines
 from games.contract import Event, InvalidMove, InvalidOption, MoveError, Outcome, bot_move
 from games.desert import GAME
+from games.levels import play_level
+from tests.contract import all_specs
 from tests.service_games import ALICE, BOB, CAROL, CHANNEL, GUILD, lobby, play_turn_as_ai
+
+T = TypeVar("T")
 
 
 async def test_lobby_lifecycle(service: GameService) -> None:
@@ -346,6 +354,7 @@ async def test_cancel_needs_the_players_agreement_or_an_admin(service: GameServi
 async def test_a_resigned_player_ranks_last_at_the_end(
     service: GameService, storage: Storage
 ) -> None:
+    await service.set_takeover_level(GUILD, "easy")  # the AI plays Carol's seat to the end
     await lobby(service, 0, BOB, CAROL)
     await service.start(CHANNEL, ALICE)
     session = (await service.settle(await service.resign(CHANNEL, CAROL))).after
@@ -494,3 +503,78 @@ def test_a_turn_line_names_each_seat_its_events_belong_to() -> None:
     lines = turn_lines(Names(), [turn], "en", plain=True)  # type: ignore[arg-type]
     assert [line.split(":")[0] for line in lines[:2]] == ["Bob", "Alice"]
     assert len(lines) == 3 and not lines[2].startswith(("Alice", "Bob"))
+
+
+# --------------------------------------------------------------------------- bot levels
+
+
+class NotedLevels(CpuPool):
+    """The inline pool (no workers), noting each AI decision: (how it ran, seat, level)."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.decisions: list[tuple[str, int, str]] = []
+
+    async def run(self, function: Callable[..., T], *args: Any) -> T:
+        if function is play_level:
+            self.decisions.append(("run", args[3], args[1]))
+        return await super().run(function, *args)
+
+    async def think(self, function: Callable[..., T], *args: Any) -> T:
+        assert function is play_level
+        self.decisions.append(("think", args[3], args[1]))
+        return await super().think(function, *args)
+
+
+async def test_an_unknown_level_is_refused_and_nothing_is_stored(service: GameService) -> None:
+    for create in (
+        lambda: lobby(service, 1, level="insane"),
+        lambda: service.check_create("desert", GUILD, ALICE, 1, level="Hard"),
+    ):
+        with pytest.raises(UserError) as info:
+            await create()
+        assert info.value.key == "lobby.bad_level"
+        assert "facile, normal ou difficile" in i18n.t("fr", info.value.key, **info.value.params)
+    assert await service.session_in(CHANNEL) is None
+    with pytest.raises(UserError) as info:
+        await service.set_takeover_level(GUILD, "")
+    assert info.value.key == "lobby.bad_level"
+    assert await service.takeover_level(GUILD) == "normal"  # the default, unchanged
+    assert (await lobby(service, 1)).record.bot_level == "easy"  # the tests' helper
+    await service.cancel(CHANNEL, ALICE, False)
+    made = await service.create(
+        kind="desert", guild_id=GUILD, channel_id=CHANNEL, user_id=ALICE, name="A", bots=1
+    )
+    assert made.record.bot_level == "normal"  # a new table's default
+
+
+async def test_bots_play_their_tables_level_and_taken_over_seats_the_servers(
+    storage: Storage,
+) -> None:
+    """A bot seat plays at its game's level (a search: through the pool's limited
+    thinking); a resigned player's seat at the server's takeover level, read when
+    the AI plays it: a change applies from the next decision on. Every move the
+    AI made is legal: the log replays from the seed to the stored state."""
+    pool = NotedLevels()
+    service = GameService(storage, all_specs(), cpu=pool)
+    await service.set_takeover_level(GUILD, "easy")
+    await lobby(service, 1, BOB, level="normal")
+    session = (await service.settle(await service.start(CHANNEL, ALICE, first=1))).after
+    bot = next(s.seat for s in session.record.seats if s.is_bot)
+    bob = session.seat_of(BOB)
+    assert bob is not None and pool.decisions == [("think", bot, "normal")]
+
+    session = (await service.settle(await service.resign(CHANNEL, BOB))).after
+    while ("run", bob, "easy") not in pool.decisions:
+        session = await play_turn_as_ai(service, session)
+    await service.set_takeover_level(GUILD, "normal")  # not cached: read when needed
+    while ("think", bob, "normal") not in pool.decisions:
+        session = await play_turn_as_ai(service, session)
+
+    assert {d for d in pool.decisions if d[1] == bot} == {("think", bot, "normal")}
+    bobs = [d for d in pool.decisions if d[1] == bob]
+    assert set(bobs[:-1]) == {("run", bob, "easy")} and bobs[-1] == ("think", bob, "normal")
+    rows = [Row(m.seat, m.notation) for m in await storage.moves(session.id) if m.counts]
+    record = session.record
+    states = replay(GAME, len(record.seats), record.seed, record.options, rows)
+    assert GAME.dump(states[-1]) == record.state

@@ -31,6 +31,7 @@ from bot.storage import (
     AlreadySeated,
     ChannelBusy,
     GameRecord,
+    GuildSettings,
     InvalidRequest,
     MigrationError,
     NotActive,
@@ -190,7 +191,7 @@ async def test_migrations_idempotent(db_path: Path) -> None:
         first = raw.execute("SELECT * FROM schema_migrations").fetchall()
         schema = raw.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
     versions = [m.version for m in load_migrations()]
-    assert [r[0] for r in first] == versions == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [r[0] for r in first] == versions == [1, 2, 3, 4, 5, 6, 7, 8, 9]
     async with SqliteStorage(db_path):  # reopen: nothing to do
         pass
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:
@@ -1180,7 +1181,7 @@ async def test_pg_migrations_idempotent(pg_empty_url: str) -> None:
         pass
     first, schema = await pg_schema(pg_empty_url)
     versions = [m.version for m in load_pg_migrations()]
-    assert [r[0] for r in first] == versions == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert [r[0] for r in first] == versions == [1, 2, 3, 4, 5, 6, 7, 8, 9]
     assert [r[1] for r in first] == [m.name for m in load_migrations()]  # same names as SQLite's
     async with storage_for(pg_empty_url):  # reopen: nothing to do
         pass
@@ -1198,7 +1199,7 @@ async def test_pg_two_processes_starting_at_once_migrate_once(pg_empty_url: str)
     await asyncio.gather(*(s.open() for s in stores))
     try:
         applied, _ = await pg_schema(pg_empty_url)
-        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6, 7, 8]
+        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
         g = await new_active(stores[0])
         assert await stores[3].get_game(g.id) == g
     finally:
@@ -1490,7 +1491,7 @@ async def test_migrations_7_and_8_upgrade_a_database_at_6(empty_db_url: str) -> 
         def storage(migrations: tuple[Migration, ...]) -> Storage:
             return PostgresStorage(dsn, migrations=migrations)
 
-    assert [(m.version, m.name) for m in shipped[6:]] == [(7, "leases"), (8, "announcements")]
+    assert [(m.version, m.name) for m in shipped[6:8]] == [(7, "leases"), (8, "announcements")]
     async with storage(shipped[:6]):
         pass
     stamp = "2026-01-01T12:00:00.000000+00:00"
@@ -1522,6 +1523,59 @@ async def test_migrations_7_and_8_upgrade_a_database_at_6(empty_db_url: str) -> 
     async with storage(shipped) as s:  # and it stays: leases outlive a restart
         assert not await s.take_lease("sync", "b", at(0.5), at(1))
         assert await s.take_lease("sync", "b", at(1), at(2))
+
+
+def storage_at(url: str, upto: int | None = None) -> Storage:
+    """An unopened storage on ``url`` that migrates it up to migration ``upto`` (all: None)."""
+    if url.startswith("sqlite:"):
+        return SqliteStorage(sqlite_path(url), migrations=load_migrations()[:upto])
+    return PostgresStorage(postgres_settings(url)[0], migrations=load_pg_migrations()[:upto])
+
+
+async def test_migration_9_gives_older_games_the_greedy_bots(empty_db_url: str) -> None:
+    """A database at 008 (a game under way with a bot seat, and a lobby) gains the
+    bots' level and the servers' settings: its games keep the greedy bots they were
+    started with (``easy``), new games take the level they are given, and a server
+    without settings reads the defaults (takeover at ``normal``)."""
+    assert [m.name for m in load_migrations()][8] == "bot_levels"
+    assert [m.name for m in load_pg_migrations()][8] == "bot_levels"
+    async with storage_at(empty_db_url, 8):
+        pass
+    t = "2026-01-01T12:00:00.000000+00:00"
+    await raw_sql(  # as the code of 008 wrote them
+        empty_db_url,
+        "INSERT INTO games (id, kind, guild_id, channel_id, status, creator_id, options, seed,"
+        " state, version, created_at, updated_at, posted_version) VALUES"
+        f" (101, 'desert', {GUILD}, 1, 'active', 10, '{{}}', 42, '{{}}', 5, '{t}', '{t}', 5),"
+        f" (102, 'desert', {GUILD}, 2, 'lobby', 20, '{{}}', 3, NULL, 1, '{t}', '{t}', 0)",
+    )
+    await raw_sql(
+        empty_db_url,
+        "INSERT INTO seats (game_id, seat, user_id, display_name, is_bot) VALUES"
+        " (101, 0, 10, 'Alice', FALSE), (101, 1, NULL, 'Zahra', TRUE), (102, 0, 20, 'Bob', FALSE)",
+    )
+    async with storage_at(empty_db_url) as s:
+        under_way, lobby = await s.get_game(101), await s.get_game(102)
+        assert under_way is not None and lobby is not None
+        assert (under_way.bot_level, lobby.bot_level) == ("easy", "easy")
+        assert [(x.name, x.is_bot) for x in under_way.seats] == [("Alice", False), ("Zahra", True)]
+        assert (under_way.status, under_way.version, lobby.status) == ("active", 5, "lobby")
+        made = await s.create_game("desert", GUILD, 3, 10, "Alice", {}, 5, bot_level="hard")
+        assert made.bot_level == "hard" and (await s.get_game(made.id)) == made
+        assert await s.guild_settings(GUILD) == GuildSettings("normal")
+
+
+async def test_guild_settings_are_each_servers_own(db_url: str) -> None:
+    """One row per server that changed something, changed again in place; kept
+    across a restart."""
+    async with storage_for(db_url) as s:
+        assert await s.guild_settings(GUILD) == GuildSettings() == GuildSettings("normal")
+        await s.set_guild_settings(GUILD, GuildSettings("hard"))
+        await s.set_guild_settings(GUILD, GuildSettings("easy"))
+        assert await s.guild_settings(GUILD) == GuildSettings("easy")
+        assert await s.guild_settings(OTHER_GUILD) == GuildSettings()
+    async with storage_for(db_url) as s:
+        assert await s.guild_settings(GUILD) == GuildSettings("easy")
 
 
 # --------------------------------------------------------------------------- announcements

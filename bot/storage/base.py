@@ -79,6 +79,9 @@ class GameRecord:
     posted_version: int = 0
     announce_version: int = 0
     announce_due: str | None = None
+    # The level of the game's bot seats (games/levels.py; migration 009): chosen
+    # at /game new; games from before it keep the greedy bots they began with.
+    bot_level: str = "easy"
 
     @property
     def unannounced(self) -> bool:
@@ -187,6 +190,15 @@ class UserSettings:
     lang: str | None = None  # None: the interaction's locale
     dm_turn: bool = False  # a DM when it is my turn
     dm_reminders: bool = False  # clock reminders by DM instead of in the game's thread
+
+
+@dataclass(frozen=True, slots=True)
+class GuildSettings:
+    """A server's settings kept in ``guild_settings`` (migration 009); a server
+    that changed nothing has no row and reads these defaults."""
+
+    # The level the AI plays a human's seat at (resigned, voted away, removed).
+    takeover_level: str = "normal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,6 +393,7 @@ class Storage(Protocol):
         seed: int,
         lang: str = "en",
         clock_hours: float = 0.0,
+        bot_level: str = "easy",
     ) -> GameRecord:
         """Open a lobby; the creator takes seat 0. Raises ChannelBusy."""
         ...
@@ -618,6 +631,12 @@ class Storage(Protocol):
     async def user_settings(self, user_id: int) -> UserSettings: ...
 
     async def set_user_settings(self, user_id: int, settings: UserSettings) -> None: ...
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings (the defaults if it changed none)."""
+        ...
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> None: ...
 
     async def vacations(self, guild_id: int, user_ids: Collection[int]) -> list[Vacation]:
         """Vacations of these players in the server, in start order."""

@@ -21,6 +21,7 @@ from .base import (
     AlreadySeated,
     GameRecord,
     GameStatus,
+    GuildSettings,
     InvalidRequest,
     LeaderRow,
     MoveRecord,
@@ -329,6 +330,7 @@ def game_record(row: Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
         posted_version=int(row["posted_version"]),
         announce_version=int(row["announce_version"]),
         announce_due=row["announce_due"],
+        bot_level=row["bot_level"],
     )
 
 
@@ -414,6 +416,12 @@ def user_settings_record(row: Row | None) -> UserSettings:
     if row is None:
         return UserSettings()
     return UserSettings(row["lang"], bool(row["dm_turn"]), bool(row["dm_reminders"]))
+
+
+def guild_settings_record(row: Row | None) -> GuildSettings:
+    if row is None:
+        return GuildSettings()
+    return GuildSettings(row["takeover_level"])
 
 
 def vacation_record(r: Row) -> Vacation:

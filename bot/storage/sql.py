@@ -34,6 +34,7 @@ from .base import (
     OPEN_STATUSES,
     ChannelBusy,
     GameRecord,
+    GuildSettings,
     InvalidRequest,
     LeaderRow,
     MoveRecord,
@@ -65,6 +66,7 @@ from .common import (
     dump_json,
     dump_json_list,
     game_records,
+    guild_settings_record,
     human_placings,
     leader_row,
     lease_times,
@@ -267,6 +269,7 @@ class SqlStorage:
         seed: int,
         lang: str = "en",
         clock_hours: float = 0.0,
+        bot_level: str = "easy",
     ) -> GameRecord:
         opts = new_game_options(options, seed, clock_hours)
         async with self._write() as conn:
@@ -275,8 +278,8 @@ class SqlStorage:
             # channel: the second waits for the first's COMMIT, then inserts nothing.
             created = await conn.execute(
                 "INSERT INTO games (kind, guild_id, channel_id, status, creator_id, options,"
-                " seed, state, version, created_at, updated_at, lang, clock_hours)"
-                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, NULL, 1, ?, ?, ?, ?)"
+                " seed, state, version, created_at, updated_at, lang, clock_hours, bot_level)"
+                " VALUES (?, ?, ?, 'lobby', ?, ?, ?, NULL, 1, ?, ?, ?, ?, ?)"
                 f" ON CONFLICT (channel_id) WHERE {_OPEN} DO NOTHING",
                 (
                     kind,
@@ -289,6 +292,7 @@ class SqlStorage:
                     now,
                     lang,
                     float(clock_hours),
+                    bot_level,
                 ),
             )
             # The channel's one open game: ours, or the one in the way.
@@ -764,6 +768,23 @@ class SqlStorage:
                 " VALUES (?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET lang = excluded.lang,"
                 " dm_turn = excluded.dm_turn, dm_reminders = excluded.dm_reminders",
                 (user_id, settings.lang, bool(settings.dm_turn), bool(settings.dm_reminders)),
+            )
+
+    # ------------------------------------------------------------------ servers
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self._read() as conn:
+            row = await conn.fetch_one(
+                "SELECT takeover_level FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            )
+        return guild_settings_record(row)
+
+    async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                "INSERT INTO guild_settings (guild_id, takeover_level) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET takeover_level = excluded.takeover_level",
+                (guild_id, settings.takeover_level),
             )
 
     async def vacations(self, guild_id: int, user_ids: Collection[int]) -> list[Vacation]:

@@ -112,7 +112,9 @@ async def test_a_whole_game_over_discord(world: World) -> None:
 
     # Bob's client is French: the game is French, whoever moves. It gets a thread.
     parent = world.channel
-    opened = await public(world, bob, "game new", {"game": "desert", "bots": 1}, locale="fr")
+    opened = await public(
+        world, bob, "game new", {"game": "desert", "bots": 1, "level": "easy"}, locale="fr"
+    )
     thread = await thread_opened(world, opened)
     assert "Durch die Wüste" in thread.name
     world.channel = thread  # lobby and play happen in the thread

@@ -83,7 +83,7 @@ async def test_oasis_is_played_end_to_end(world: World) -> None:
     fake, alice, bob, carol = world.fake, world.alice, world.bob, world.carol
     setting = await fake.slash(alice, world.channel, "game settings", {"threads": False})
     await setting.final(timeout=20)
-    opened = await public(world, alice, "game new", {"game": "oasis", "bots": 1})
+    opened = await public(world, alice, "game new", {"game": "oasis", "bots": 1, "level": "easy"})
     assert "Oasis" in text_of(opened)
     await public(world, bob, "game join", locale="fr")
     await public(world, carol, "game join")

@@ -243,7 +243,7 @@ async def test_sahwari_is_played_end_to_end(world: World) -> None:
     fake, alice, bob = world.fake, world.alice, world.bob
     setting = await fake.slash(alice, world.channel, "game settings", {"threads": False})
     await setting.final(timeout=20)
-    opened = await public(world, alice, "game new", {"game": "sahwari", "bots": 1})
+    opened = await public(world, alice, "game new", {"game": "sahwari", "bots": 1, "level": "easy"})
     assert "Sahwari" in text_of(opened)
     await public(world, bob, "game join", locale="fr")
     with world.bot.database() as db:  # see the module's docstring
