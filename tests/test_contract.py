@@ -335,10 +335,11 @@ def test_suggestions_never_depend_on_what_the_seat_cannot_see(key: str, players:
 
 @pytest.mark.parametrize("key", sorted(SPECS))
 def test_every_view_renders_at_every_step(key: str) -> None:
-    """At every step from setup to the end, the spectator's board and one seat's
-    board and private image, the seats taking turns and the languages too: so
-    every step, every seat and both languages are drawn without rendering each
-    step once per seat (a long game would take a minute)."""
+    """At every step from setup to the end, one board: the spectator's or a
+    seat's (with its private image), the viewers taking turns and the
+    languages too. So every step, every seat and both languages are drawn
+    without rendering each step once per viewer (a long game would take a
+    minute)."""
     spec = SPECS[key]
     engine = spec.engine
     renderer = spec.load_picture()
@@ -347,10 +348,11 @@ def test_every_view_renders_at_every_step(key: str) -> None:
     states = [p.before for p in plies] + [plies[-1].step.state]
     names = ["Zoë", "Émile 🐪", "Дмитрий", "李"][:players]
     for number, state in enumerate(states):
-        lang = ("en", "fr")[(number // players) % 2]  # each seat in both languages
-        for viewer in (None, number % players):
-            png = renderer.board(engine.view(state, viewer), names, lang)
-            image = Image.open(io.BytesIO(png))
-            assert image.format == "PNG" and 900 <= image.width <= 1400
-            if viewer is not None:
-                renderer.hand(engine.view(state, viewer), names, lang)
+        viewers = players + 1  # the spectator, then each seat
+        lang = ("en", "fr")[(number // viewers) % 2]  # each viewer in both languages
+        viewer = None if number % viewers == players else number % viewers
+        png = renderer.board(engine.view(state, viewer), names, lang)
+        image = Image.open(io.BytesIO(png))
+        assert image.format == "PNG" and 900 <= image.width <= 1400
+        if viewer is not None:
+            renderer.hand(engine.view(state, viewer), names, lang)
