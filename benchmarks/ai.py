@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SECTION = "## Bot strength"
 SEED = 2300  # the matches' base seed: a game's seed mixes it with the match and game numbers
 Z95 = 1.959964
+FULL_GAMES = 100  # games a row in a full run
 
 
 @dataclass(frozen=True)
@@ -233,6 +234,12 @@ def section(results: Sequence[Result], args: argparse.Namespace, wall: float) ->
                 "",
             ]
             if args.quick
+            else [
+                f"A short run ({games} games a row, not the {FULL_GAMES} of a full one): "
+                "*met* reads the win rate alone; the interval says how far it may be off.",
+                "",
+            ]
+            if (games := results[0].match.games if results else 0) < FULL_GAMES
             else []
         ),
         "| game | players | match | wins | win rate [95 % CI] | lead | time p50 / p95 "
@@ -273,7 +280,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.quick and args.seconds is None and args.iterations is None:
         args.seconds = 0.05
-    games = args.games if args.games is not None else (2 if args.quick else 100)
+    games = args.games if args.games is not None else (2 if args.quick else FULL_GAMES)
     specs = [s for k, s in registry.specs().items() if not args.game or k in args.game]
     todo = list(matches(specs, games, args.against or ("easy", "normal")))
     start = time.perf_counter()
