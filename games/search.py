@@ -51,9 +51,9 @@ unless another root move's mean reward, less ``Tuning.doubt`` standard
 errors, is higher: the search improves on the greedy move where it has
 evidence, and leaves it alone where the evaluation cannot tell moves apart.
 
-**Budget**: wall-clock seconds (no iteration starts that would, at the pace
-of the last one, end past them; one ranking of a wide decision takes at most
-``Tuning.rank_share`` of them) and/or an iteration count (deterministic).
+**Budget**: wall-clock seconds, less a small margin (no iteration starts that
+could end past them, at the pace of the longest one yet; one ranking of a wide
+decision takes at most ``Tuning.rank_share`` of them) and/or an iteration count (deterministic).
 """
 
 from __future__ import annotations
@@ -66,6 +66,8 @@ from typing import Any
 
 from games.contract import Bot, Budget, Game, Outcome, Seat
 from games.rng import Rng, derive_seed
+
+BUDGET_MARGIN = 0.03  # of a time budget, left for what follows the search
 
 # A rollout policy: (game, a sampled world, the seat to act, its legal moves, a
 # random stream) -> one of the moves. It may read the world whole: it is a
@@ -225,7 +227,11 @@ class Search:
         if seconds is None and cap is None:
             raise ValueError("a search needs seconds or iterations")
         self.started = time.perf_counter()
-        self.deadline = deadline = math.inf if seconds is None else self.started + seconds
+        # Aim a little short of the budget: choosing the move, and handing it back
+        # from a worker, take a few milliseconds more.
+        self.deadline = deadline = (
+            math.inf if seconds is None else self.started + seconds * (1 - BUDGET_MARGIN)
+        )
         world = game.resample(state, seat, derive_seed(self.seed, 0))
         legal = game.legal_moves(world, seat)
         if not legal:
@@ -236,12 +242,16 @@ class Search:
         self.players = len(self.evaluate(world))
         k = 0
         now = self.started
+        longest = 0.0  # the longest iteration since the first (which ranks the root)
         while True:
             self.iterate(world, Rng.from_seed(derive_seed(self.seed, k, 1)))
             k += 1
-            # Stop when another iteration like the last one would overrun the budget.
+            # Stop when another iteration as long as the longest yet could overrun
+            # the budget (they vary: a rollout ends early or late).
             before, now = now, time.perf_counter()
-            if (cap is not None and k >= cap) or now + (now - before) > deadline:
+            last = now - before
+            longest = max(longest, last) if k > 1 else 0.0
+            if (cap is not None and k >= cap) or now + max(last, longest) > deadline:
                 break
             world = game.resample(state, seat, derive_seed(self.seed, k))
         self.iterations = k
