@@ -1474,25 +1474,21 @@ async def empty_db_url(
     await server.drop_database(url)
 
 
+def storage_at(url: str, upto: int | None = None) -> Storage:
+    """An unopened storage on ``url`` that migrates it up to migration ``upto`` (all: None)."""
+    if url.startswith("sqlite:"):
+        return SqliteStorage(sqlite_path(url), migrations=load_migrations()[:upto])
+    return PostgresStorage(postgres_settings(url)[0], migrations=load_pg_migrations()[:upto])
+
+
 async def test_migrations_7_and_8_upgrade_a_database_at_6(empty_db_url: str) -> None:
     """An existing database (at 006, with a game under way and a lobby, written as
     the code of then did) gains the leases table and the announcement columns,
     data intact: the game under way counts as announced, so nothing is posted
     again after the upgrade; the lobby's start will be owed a post."""
-    if empty_db_url.startswith("sqlite:"):
-        shipped = load_migrations()
-
-        def storage(migrations: tuple[Migration, ...]) -> Storage:
-            return SqliteStorage(sqlite_path(empty_db_url), migrations=migrations)
-    else:
-        shipped = load_pg_migrations()
-        dsn = postgres_settings(empty_db_url)[0]
-
-        def storage(migrations: tuple[Migration, ...]) -> Storage:
-            return PostgresStorage(dsn, migrations=migrations)
-
-    assert [(m.version, m.name) for m in shipped[6:8]] == [(7, "leases"), (8, "announcements")]
-    async with storage(shipped[:6]):
+    for shipped in (load_migrations(), load_pg_migrations()):
+        assert [(m.version, m.name) for m in shipped[6:8]] == [(7, "leases"), (8, "announcements")]
+    async with storage_at(empty_db_url, 6):
         pass
     stamp = "2026-01-01T12:00:00.000000+00:00"
     await raw_sql(
@@ -1507,7 +1503,7 @@ async def test_migrations_7_and_8_upgrade_a_database_at_6(empty_db_url: str) -> 
         "INSERT INTO seats (game_id, seat, user_id, display_name) VALUES"
         " (1, 0, 10, 'Alice'), (1, 1, 20, 'Bob'), (2, 0, 20, 'Bob')",
     )
-    async with storage(shipped) as s:
+    async with storage_at(empty_db_url) as s:
         active, lobby = await s.get_game(1), await s.get_game(2)
         assert active is not None and lobby is not None
         assert (active.status, active.version, [x.name for x in active.seats]) == (
@@ -1520,16 +1516,9 @@ async def test_migrations_7_and_8_upgrade_a_database_at_6(empty_db_url: str) -> 
         assert await s.unannounced(at(10**7)) == []
         assert await s.take_lease("sync", "a", at(0), at(1))
         assert not await s.take_lease("sync", "b", at(0), at(1))
-    async with storage(shipped) as s:  # and it stays: leases outlive a restart
+    async with storage_at(empty_db_url) as s:  # and it stays: leases outlive a restart
         assert not await s.take_lease("sync", "b", at(0.5), at(1))
         assert await s.take_lease("sync", "b", at(1), at(2))
-
-
-def storage_at(url: str, upto: int | None = None) -> Storage:
-    """An unopened storage on ``url`` that migrates it up to migration ``upto`` (all: None)."""
-    if url.startswith("sqlite:"):
-        return SqliteStorage(sqlite_path(url), migrations=load_migrations()[:upto])
-    return PostgresStorage(postgres_settings(url)[0], migrations=load_pg_migrations()[:upto])
 
 
 async def test_migration_9_gives_older_games_the_greedy_bots(empty_db_url: str) -> None:

@@ -92,16 +92,24 @@ def _load() -> Board:
 
 def connected(squares: set[int]) -> bool:
     """R7 (and the map checks): these squares form one orthogonally connected group."""
-    if not squares:
-        return True
-    todo = [next(iter(squares))]
-    seen = set(todo)
+    return len(groups(squares)) <= 1
+
+
+def groups(squares: set[int]) -> list[set[int]]:
+    """The orthogonally connected groups of ``squares``."""
+    out = []
+    todo = set(squares)
     while todo:
-        for n in orthogonal(todo.pop()):
-            if n in squares and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return seen == squares
+        start = todo.pop()
+        group, stack = {start}, [start]
+        while stack:
+            for n in orthogonal(stack.pop()):
+                if n in todo:
+                    todo.discard(n)
+                    group.add(n)
+                    stack.append(n)
+        out.append(group)
+    return out
 
 
 def _check(b: Board) -> None:

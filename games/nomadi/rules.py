@@ -10,6 +10,7 @@ from games.nomadi.model import (
     at,
     col_row,
     connected,
+    groups,
     name,
     orthogonal,
     surrounding,
@@ -148,9 +149,9 @@ def die_moves(s: NomadiState) -> list[DieMove]:
         frm = pawn.square
         if frm in goal or all(n in occ for n in orthogonal(frm)):
             continue
-        # R9 once per pawn: the others' groups without it, which its landing
+        # R7 once per pawn: the others' groups without it, which its landing
         # square must all touch for the caravan to stay one group.
-        groups = _groups(squares - {frm})
+        apart = groups(squares - {frm})
         for die in unused:
             for to in sorted(landings(frm, die, occ)):
                 if frm not in BOARD.start and to in BOARD.start:
@@ -163,28 +164,11 @@ def die_moves(s: NomadiState) -> list[DieMove]:
                 ):
                     continue
                 near = orthogonal(to)
-                if not all(any(n in group for n in near) for group in groups):
+                if not all(any(n in group for n in near) for group in apart):
                     continue
                 out.append(DieMove(die, frm, to))
     out.sort(key=lambda m: (m.die, m.frm, m.to))
     return out
-
-
-def _groups(squares: set[int]) -> list[set[int]]:
-    """The orthogonally connected groups of ``squares``."""
-    groups = []
-    todo = set(squares)
-    while todo:
-        start = todo.pop()
-        group, stack = {start}, [start]
-        while stack:
-            for n in orthogonal(stack.pop()):
-                if n in todo:
-                    todo.discard(n)
-                    group.add(n)
-                    stack.append(n)
-        groups.append(group)
-    return groups
 
 
 __all__ = [
