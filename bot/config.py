@@ -73,6 +73,12 @@ class Config:
     # Let LOG_LEVEL=DEBUG show discord.py's gateway payloads and HTTP requests,
     # which carry the interaction tokens (answer-as-the-bot for 15 minutes).
     debug_payloads: bool = False
+    # The web pages (web/): off unless WEB_PORT is set. WEB_BASE_URL is the
+    # public address links in Discord use (default http://localhost:<port>);
+    # WEB_HOST the address it listens on.
+    web_port: int | None = None
+    web_host: str = "0.0.0.0"
+    web_base_url: str | None = None
 
     def __repr__(self) -> str:
         # The dataclass's own repr, but with the URLs' passwords masked: a Config
@@ -187,6 +193,7 @@ def load_config(environ: Mapping[str, str] | None = None, dotenv: Path | None = 
         raise ConfigError(MISSING_TOKEN_HELP)
     database_url = _database_url(env)
     shard_count, shard_ids = _shards(env)
+    web_port, web_host, web_base_url = _web(env)
     level = env.get("LOG_LEVEL", "INFO").strip().upper()
     if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
         raise ConfigError(f"LOG_LEVEL={level!r} is not one of DEBUG, INFO, WARNING, ERROR.")
@@ -206,7 +213,28 @@ def load_config(environ: Mapping[str, str] | None = None, dotenv: Path | None = 
         shard_count=shard_count,
         shard_ids=shard_ids,
         cpu_workers=_workers(env),
+        web_port=web_port,
+        web_host=web_host,
+        web_base_url=web_base_url,
     )
+
+
+def _web(env: Mapping[str, str]) -> tuple[int | None, str, str | None]:
+    """WEB_PORT (on when set), WEB_HOST and WEB_BASE_URL; the base URL only with
+    a port, defaulting to this machine's address."""
+    port_text = env.get("WEB_PORT", "").strip()
+    base = _url(env, "WEB_BASE_URL", ("http://", "https://"))
+    host = env.get("WEB_HOST", "").strip() or "0.0.0.0"
+    if not port_text:
+        if base is not None:
+            raise ConfigError(
+                "WEB_BASE_URL is set but WEB_PORT is not: set both to serve the web pages."
+            )
+        return None, host, None
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise ConfigError(f"WEB_PORT={port_text!r} is not a port number (1 to 65535).")
+    port = int(port_text)
+    return port, host, (base or f"http://localhost:{port}").rstrip("/")
 
 
 def default_cpu_workers() -> int:

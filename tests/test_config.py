@@ -56,6 +56,22 @@ def test_defaults(tmp_path: Path) -> None:
     assert config.database_url == DEFAULT_DATABASE_URL
     assert config.guild_ids == ()
     assert config.api_base is None and config.gateway_url is None
+    assert config.web_port is None and config.web_base_url is None  # no web pages
+
+
+def test_web_port_turns_the_pages_on(tmp_path: Path) -> None:
+    """WEB_PORT alone: links point at this machine; WEB_BASE_URL names the public
+    address (its trailing slash dropped, so links join cleanly)."""
+    env = {"DISCORD_TOKEN": "t", "WEB_PORT": "8080"}
+    config = load_config(env, tmp_path / ".env")
+    assert (config.web_port, config.web_host, config.web_base_url) == (
+        8080,
+        "0.0.0.0",
+        "http://localhost:8080",
+    )
+    env |= {"WEB_BASE_URL": "https://games.example.org/", "WEB_HOST": "127.0.0.1"}
+    config = load_config(env, tmp_path / ".env")
+    assert (config.web_host, config.web_base_url) == ("127.0.0.1", "https://games.example.org")
 
 
 @pytest.mark.parametrize(
@@ -83,6 +99,11 @@ def test_defaults(tmp_path: Path) -> None:
         ("DATABASE_URL", "sqlite:///"),
         ("DISCORD_DEBUG_PAYLOADS", "maybe"),
         ("DISCORD_DEBUG_PAYLOADS", "2"),
+        ("WEB_PORT", "0"),
+        ("WEB_PORT", "65536"),
+        ("WEB_PORT", "http"),
+        ("WEB_BASE_URL", "caravanserai.example"),
+        ("WEB_BASE_URL", "https://caravanserai.example"),  # no WEB_PORT: nothing would serve it
     ],
 )
 def test_bad_values_are_refused(tmp_path: Path, name: str, value: str) -> None:

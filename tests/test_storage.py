@@ -191,7 +191,7 @@ async def test_migrations_idempotent(db_path: Path) -> None:
         first = raw.execute("SELECT * FROM schema_migrations").fetchall()
         schema = raw.execute("SELECT name, sql FROM sqlite_master ORDER BY name").fetchall()
     versions = [m.version for m in load_migrations()]
-    assert [r[0] for r in first] == versions == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert [r[0] for r in first] == versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     async with SqliteStorage(db_path):  # reopen: nothing to do
         pass
     async with aiosqlite.connect(db_path, isolation_level=None) as conn:
@@ -374,6 +374,27 @@ async def test_list_games(store: Storage) -> None:
     assert await store.list_games(GUILD, statuses=()) == []
     with pytest.raises(InvalidRequest):
         await store.list_games(GUILD, statuses=["bogus"])
+
+
+async def test_server_games_pages_newest_first(store: Storage) -> None:
+    """A server's games by number, newest first, in pages that stay put while
+    older games are played; counted by status; other servers' games never."""
+    made = [await new_active(store, channel=100 + n) for n in range(5)]
+    lobby = await store.create_game("desert", GUILD, 200, 10, "A", {}, 1)
+    await new_active(store, channel=300, guild=OTHER_GUILD)
+    shown = ("active", "finished")
+    await store.record_move(made[0].id, made[0].version, 0, "a1", {})  # the oldest, updated
+    newest_first = [g.id for g in reversed(made)]
+    assert [g.id for g in await store.server_games(GUILD, shown, limit=2)] == newest_first[:2]
+    assert [g.id for g in await store.server_games(GUILD, shown, 2, 2)] == newest_first[2:4]
+    assert [g.id for g in await store.server_games(GUILD, shown, 2, 4)] == newest_first[4:]
+    assert await store.server_games(GUILD, shown, 2, 6) == []
+    assert await store.count_games(GUILD, shown) == 5
+    assert await store.count_games(GUILD, ("lobby",)) == 1
+    assert [g.id for g in await store.server_games(GUILD, ("lobby",))] == [lobby.id]
+    assert await store.count_games(GUILD, ()) == 0 and await store.server_games(GUILD, ()) == []
+    with pytest.raises(InvalidRequest):
+        await store.server_games(GUILD, shown, 10, -1)
 
 
 async def test_active_games_after_pages_through_every_guild(store: Storage) -> None:
@@ -1181,7 +1202,7 @@ async def test_pg_migrations_idempotent(pg_empty_url: str) -> None:
         pass
     first, schema = await pg_schema(pg_empty_url)
     versions = [m.version for m in load_pg_migrations()]
-    assert [r[0] for r in first] == versions == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    assert [r[0] for r in first] == versions == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
     assert [r[1] for r in first] == [m.name for m in load_migrations()]  # same names as SQLite's
     async with storage_for(pg_empty_url):  # reopen: nothing to do
         pass
@@ -1199,7 +1220,7 @@ async def test_pg_two_processes_starting_at_once_migrate_once(pg_empty_url: str)
     await asyncio.gather(*(s.open() for s in stores))
     try:
         applied, _ = await pg_schema(pg_empty_url)
-        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6, 7, 8, 9]
+        assert [r[0] for r in applied] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
         g = await new_active(stores[0])
         assert await stores[3].get_game(g.id) == g
     finally:
@@ -1563,8 +1584,12 @@ async def test_guild_settings_are_each_servers_own(db_url: str) -> None:
         await s.set_guild_settings(GUILD, GuildSettings("easy"))
         assert await s.guild_settings(GUILD) == GuildSettings("easy")
         assert await s.guild_settings(OTHER_GUILD) == GuildSettings()
+        assert GuildSettings().web  # the web pages show a server unless it says no
+        await s.set_guild_settings(OTHER_GUILD, GuildSettings(web=False))
+        assert await s.guild_settings(OTHER_GUILD) == GuildSettings("normal", web=False)
     async with storage_for(db_url) as s:
         assert await s.guild_settings(GUILD) == GuildSettings("easy")
+        assert not (await s.guild_settings(OTHER_GUILD)).web
 
 
 # --------------------------------------------------------------------------- announcements

@@ -199,6 +199,8 @@ class GuildSettings:
 
     # The level the AI plays a human's seat at (resigned, voted away, removed).
     takeover_level: str = "normal"
+    # The server's web pages (web/), when the bot serves them: /game settings web:off hides them.
+    web: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -413,6 +415,17 @@ class Storage(Protocol):
         self, guild_id: int, statuses: Collection[str] | None = None, limit: int = 25
     ) -> list[GameRecord]:
         """Most recently updated first."""
+        ...
+
+    async def server_games(
+        self, guild_id: int, statuses: Collection[str], limit: int = 25, offset: int = 0
+    ) -> list[GameRecord]:
+        """A server's games in ``statuses``, newest first (by number, so that pages
+        stay put while games are played), ``offset`` games skipped."""
+        ...
+
+    async def count_games(self, guild_id: int, statuses: Collection[str]) -> int:
+        """How many of a server's games are in ``statuses``."""
         ...
 
     async def active_games_after(

@@ -421,7 +421,7 @@ def user_settings_record(row: Row | None) -> UserSettings:
 def guild_settings_record(row: Row | None) -> GuildSettings:
     if row is None:
         return GuildSettings()
-    return GuildSettings(row["takeover_level"])
+    return GuildSettings(row["takeover_level"], bool(row["web"]))
 
 
 def vacation_record(r: Row) -> Vacation:

@@ -338,6 +338,34 @@ class SqlStorage:
         sql += " ORDER BY updated_at DESC, id DESC LIMIT ?"
         return await self._games(sql, [*params, limit])
 
+    async def server_games(
+        self, guild_id: int, statuses: Collection[str], limit: int = 25, offset: int = 0
+    ) -> list[GameRecord]:
+        check_limit(limit)
+        if offset < 0:
+            raise InvalidRequest(f"an offset is 0 or more, not {offset!r}")
+        wanted = checked_statuses(statuses)
+        if not wanted:
+            return []
+        of_statuses, values = self._db.any_of("status", wanted, "text")
+        sql = (
+            f"SELECT * FROM games WHERE guild_id = ? AND {of_statuses}"
+            " ORDER BY id DESC LIMIT ? OFFSET ?"
+        )
+        return await self._games(sql, [guild_id, *values, limit, offset])
+
+    async def count_games(self, guild_id: int, statuses: Collection[str]) -> int:
+        wanted = checked_statuses(statuses)
+        if not wanted:
+            return 0
+        of_statuses, values = self._db.any_of("status", wanted, "text")
+        async with self._read() as conn:
+            row = await conn.fetch_one(
+                f"SELECT COUNT(*) AS n FROM games WHERE guild_id = ? AND {of_statuses}",
+                (guild_id, *values),
+            )
+        return 0 if row is None else int(row["n"])
+
     async def active_games_after(
         self,
         after_id: int,
@@ -775,16 +803,17 @@ class SqlStorage:
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         async with self._read() as conn:
             row = await conn.fetch_one(
-                "SELECT takeover_level FROM guild_settings WHERE guild_id = ?", (guild_id,)
+                "SELECT takeover_level, web FROM guild_settings WHERE guild_id = ?", (guild_id,)
             )
         return guild_settings_record(row)
 
     async def set_guild_settings(self, guild_id: int, settings: GuildSettings) -> None:
         async with self._write() as conn:
             await conn.execute(
-                "INSERT INTO guild_settings (guild_id, takeover_level) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET takeover_level = excluded.takeover_level",
-                (guild_id, settings.takeover_level),
+                "INSERT INTO guild_settings (guild_id, takeover_level, web) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE"
+                " SET takeover_level = excluded.takeover_level, web = excluded.web",
+                (guild_id, settings.takeover_level, bool(settings.web)),
             )
 
     async def vacations(self, guild_id: int, user_ids: Collection[int]) -> list[Vacation]:
