@@ -49,7 +49,7 @@ def run(cmd: list[str]) -> None:
 
 def check(extra: list[str]) -> None:
     run([str(PY), "-m", "ruff", "check", "."])
-    run([str(PY), "-m", "mypy", "--strict", "games", "render", "bot", "cogs"])
+    run([str(PY), "-m", "mypy", "--strict", "games", "render", "bot", "cogs", "web"])
     run([str(PY), "-m", "pytest", *extra])
 
 
