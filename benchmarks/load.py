@@ -13,7 +13,10 @@ database and fresh bot processes:
   split between them) against one, on SQLite and on PostgreSQL (tests/pg.py's
   throwaway server);
 - the same small load on the 10,000-game database and on one holding only the
-  games played, side by side: a move must not get slower as the database grows.
+  games played, side by side: a move must not get slower as the database grows;
+- the pool again with the web pages on (``WEB_PORT``) and readers asking for
+  the games' pages and boards as fast as they are answered
+  (benchmarks/load_web.py): the pages must not slow the games.
 
 Each run offers a closed loop first (every player moves as soon as the
 previous board is posted: the most the bot can serve), then players who think
@@ -39,6 +42,7 @@ from benchmarks.common import Figure
 from benchmarks.load_drive import SHARDS, Load, Measured, StampedFake, Table, build_world, drive
 from benchmarks.load_procs import CpuMeter, log_problems, postmaster, stop_all
 from benchmarks.load_seed import make_played, seed
+from benchmarks.load_web import Reading, free_port, read_pages
 from bot.storage import sqlite_path
 from tests.e2e import BotProcess
 from tests.fakediscord import shard_of
@@ -52,11 +56,16 @@ GAMES_EACH = 3  # a table moves on to its next game when one ends
 THINK = (1.0, 2.0)
 INLINE, POOL = "SQLite, 1 process, CPU_WORKERS=0", "SQLite, 1 process, pool"
 SIZE = "size: 2 processes, each its database"
+WEB = "SQLite, 1 process, pool, web pages read"
+READERS = 8  # closed-loop readers of the web pages in the WEB run
 BOARD_P95_MS = 300
 POOL_GAIN = 1.8
 NO_SLOWER = 1.15  # the big database's figures may exceed the small one's by this (noise)
 # Settings of the machine or a developer's shell that would change a run.
-CLEARED = ("DATABASE_URL", "CPU_WORKERS", "SHARD_COUNT", "SHARD_IDS", "LOG_LEVEL", "EXTRA_GAMES")
+CLEARED = (
+    *("DATABASE_URL", "CPU_WORKERS", "SHARD_COUNT", "SHARD_IDS", "LOG_LEVEL", "EXTRA_GAMES"),
+    *("WEB_PORT", "WEB_HOST", "WEB_BASE_URL"),
+)
 
 METHOD = """\
 ## Load benchmark: method
@@ -87,6 +96,10 @@ processes side by side (`SHARD_COUNT=2`), each on a database of its own, one
 holding {active:,} idle games besides its {few} games played and the other only
 its {few}; both get the same load at the same time ({few} tables each, fresh
 games, think 0.5–1 s), so whatever else the machine does weighs on both alike.
+The web run is the pool run again with `WEB_PORT` set and {readers} readers
+asking, one request at a time each, for the games' pages, current boards, early
+positions and servers' pages as fast as they are answered (benchmarks/load_web.py);
+they all come from 127.0.0.1, so past one client's allowance they get 429s.
 On this 2-core machine two processes serve about what one does: each starts
 its own pool, and all of them share the same two cores with the fake Discord;
 several processes are for more machines (and for restarting one shard while
@@ -109,6 +122,7 @@ class Run:
     idle: tuple[int, ...] = (ACTIVE,)
     tables: int = TABLES
     games_each: int = GAMES_EACH
+    web_readers: int = 0  # readers of the web pages during each load (0: the pages are off)
 
     def env(self, shard: int) -> dict[str, str]:
         env = {"LOG_LEVEL": "INFO", "DISCORD_GUILD_IDS": ""}  # empty: global commands
@@ -124,6 +138,7 @@ class Outcome:
     run: Run
     measured: list[list[Measured]]  # per load: one per database
     start_seconds: float  # from launching the bots to every one connected
+    readings: list[Reading] = field(default_factory=list)  # per load, with web readers
     problems: list[str] = field(default_factory=list)  # warnings and errors of the bot logs
     failure: str = ""  # why the run stopped short, if it did
 
@@ -205,7 +220,7 @@ class Databases:
 
 @contextlib.asynccontextmanager
 async def running_bots(
-    fake: StampedFake, run: Run, urls: list[str], folder: Path
+    fake: StampedFake, run: Run, urls: list[str], folder: Path, web_port: int | None = None
 ) -> AsyncIterator[list[BotProcess]]:
     """The run's bot processes, connected; stopped (SIGTERM, then killed) however it ends."""
     bots = []
@@ -216,6 +231,8 @@ async def running_bots(
         for name in CLEARED:
             bot.env.pop(name, None)
         bot.env.update(run.env(shard), DATABASE_URL=urls[shard % len(urls)])
+        if web_port is not None and shard == 0:
+            bot.env.update(WEB_PORT=str(web_port), WEB_HOST="127.0.0.1")
         bots.append(bot)
     try:
         seen = fake.ready_count
@@ -253,19 +270,32 @@ async def play_run(
             for table in group:
                 table.games = [games.pop(0) for _ in table.channels]
         made = time.perf_counter()
-        async with running_bots(fake, run, urls, folder / name) as bots:
+        web_port = free_port() if run.web_readers else None
+        async with running_bots(fake, run, urls, folder / name, web_port) as bots:
             outcome.start_seconds = time.perf_counter() - made
             # Every worker's first boards build its caches: not part of any figure.
             warm = await drive(fake, tables, Load("warm-up", 60, 0, turns=warm_turns))
             if warm.errors:
                 print(f"  {run.label}, warm-up: {len(warm.errors)} errors: {warm.errors[:3]}")
             for load in run.loads:
+                stop = asyncio.Event()
+                readers = (
+                    asyncio.create_task(
+                        read_pages(f"http://127.0.0.1:{web_port}", tables, run.web_readers, stop)
+                    )
+                    if web_port is not None
+                    else None
+                )
                 with CpuMeter(bots, dbs.postmaster(run.backend)) as meter:
                     results = await asyncio.gather(*(drive(fake, g, load) for g in groups))
+                stop.set()
                 for result in results:
                     result.cpu = meter.shares
                     report(run, result)
                 outcome.measured.append(list(results))
+                if readers is not None:
+                    outcome.readings.append(await readers)
+                    print(f"  {run.label}, {load.label}, web: {outcome.readings[-1].summary()}")
     except Exception as exc:
         outcome.failure = f"{type(exc).__name__}: {exc}"[:200]
         print(f"  {run.label}: failed: {outcome.failure}")
@@ -312,6 +342,7 @@ def plan(scale: float) -> tuple[list[Run], int]:
         Run("SQLite, 2 processes", "sqlite", 2, None, others, (idle,), games_each=each),
         # Two processes side by side, each on its own database and its own 10 tables.
         Run(SIZE, "sqlite", 2, None, (small,), (idle, 0), tables=2 * FEW, games_each=1),
+        Run(WEB, "sqlite", 1, None, both, (idle,), games_each=each, web_readers=READERS),
         Run("PostgreSQL, 1 process, pool", "postgresql", 1, None, others, (idle,), games_each=each),
         Run("PostgreSQL, 2 processes", "postgresql", 2, None, others, (idle,), games_each=each),
     ]
@@ -350,6 +381,7 @@ def figures(outcomes: list[Outcome], idle: int) -> list[Figure]:
         two = by_label[f"{backend}, 2 processes"].first()
         found.append(two_vs_one(backend, one, two))
     found.append(size_comparison(by_label[SIZE].first(), idle))
+    found += web_comparison(by_label[POOL], by_label[WEB])
     return found
 
 
@@ -381,6 +413,30 @@ def two_vs_one(backend: str, one: list[Measured], two: list[Measured]) -> Figure
         return Figure(name, "n/a (a run failed)", "—", False)
     value = f"{two[0].rate / one[0].rate:.2f}× ({two[0].rate:.1f} vs {one[0].rate:.1f})"
     return Figure(name, value, "—", True)
+
+
+def web_comparison(without: Outcome, read: Outcome) -> list[Figure]:
+    """Each load with the web pages read beside it, against the same load without:
+    the players' board latency, and what the readers got."""
+    found = []
+    for index, load in enumerate(read.run.loads):
+        name = f"load: web pages read by {READERS} readers beside {load.label}: board p50 / p95"
+        target = f"p95 ≤ {BOARD_P95_MS} ms" if load.think is not None else "—"
+        mine, theirs = read.first(index), without.first(index)
+        if not mine or not theirs or len(read.readings) <= index:
+            found.append(Figure(name, "n/a (a run failed)", target, False))
+            continue
+        m, base, pages = mine[0], theirs[0], read.readings[index]
+        ok = not m.errors and not pages.errors
+        if load.think is not None:
+            ok = ok and m.board(0.95) <= BOARD_P95_MS
+        value = (
+            f"{m.board(0.5):.0f} / {m.board(0.95):.0f} ms, {m.rate:.1f} moves/s (without the"
+            f" pages: {base.board(0.5):.0f} / {base.board(0.95):.0f} ms, {base.rate:.1f}/s);"
+            f" pages: {pages.summary()}"
+        )
+        found.append(Figure(name, value, target, ok))
+    return found
 
 
 def size_comparison(measured: list[Measured], idle: int) -> Figure:
@@ -415,5 +471,7 @@ def load_figures(scale: float) -> tuple[list[Figure], str]:
         f"  load benchmark: {time.perf_counter() - started:.0f} s in all"
         f" (the machine's load average before it: {before:.1f})"
     )
-    method = METHOD.format(active=idle, tables=TABLES, guilds=GUILDS, target=BOARD_P95_MS, few=FEW)
+    method = METHOD.format(
+        active=idle, tables=TABLES, guilds=GUILDS, target=BOARD_P95_MS, few=FEW, readers=READERS
+    )
     return figures(outcomes, idle), method

@@ -173,6 +173,9 @@ async def run(config: Config, database: str) -> int:
     if isinstance(error, discord.LoginFailure):
         print(TOKEN_REFUSED, file=sys.stderr)
         return 2
+    if isinstance(error, ConfigError):  # found only when used: WEB_PORT already taken
+        print(error, file=sys.stderr)
+        return 2
     if isinstance(error, DatabaseCorrupt):  # damaged since the check in main()
         print(error, file=sys.stderr)
         return 2

@@ -20,12 +20,13 @@ from discord.ext import commands
 
 from bot import i18n, registry
 from bot.boards import Boards
-from bot.config import Config, shards_of
+from bot.config import Config, ConfigError, shards_of
 from bot.cpu import CpuPool
 from bot.errors import refusal
 from bot.service import REPLY_HOOK, GameService, Limits
 from bot.storage import ReplyHook, Storage, open_storage
 from bot.translator import CommandTranslator
+from web.site import WebSite
 
 log = logging.getLogger(__name__)
 
@@ -166,6 +167,7 @@ class Caravanserai(commands.AutoShardedBot):
         self._storage: Storage | None = None
         self._service: GameService | None = None
         self._boards: Boards | None = None
+        self.web: WebSite | None = None  # the web pages, when WEB_PORT is set
         self.cpu = CpuPool(config.cpu_workers, config.extra_games)
         self._loop_objects = False  # discord.py's asyncio objects exist (see close)
         # This process among several on one database: the holder of its leases.
@@ -199,7 +201,23 @@ class Caravanserai(commands.AutoShardedBot):
             lobby_hours=self.config.lobby_expiry_hours,
         )
         self._service = GameService(self._storage, limits=limits, cpu=self.cpu)
+        await self.start_web()
         await self.sync_commands_if_changed()
+
+    async def start_web(self) -> None:
+        """Serve the web pages if WEB_PORT is set (web/); otherwise nothing listens."""
+        config = self.config
+        if config.web_port is None or config.web_base_url is None:
+            return
+        self.web = WebSite(self.service, self.boards, config.web_base_url)
+        try:
+            port = await self.web.start(config.web_host, config.web_port)
+        except OSError as exc:  # the port is taken, or the host is not this machine's
+            raise ConfigError(
+                f"WEB_PORT={config.web_port}: cannot listen on {config.web_host}:"
+                f"{config.web_port} ({exc.strerror or exc}); choose another port or unset WEB_PORT."
+            ) from exc
+        log.info("Web pages at %s (listening on %s:%d)", config.web_base_url, config.web_host, port)
 
     async def open_database(self) -> Storage:
         """The storage DATABASE_URL names, opened and migrated."""
@@ -241,6 +259,8 @@ class Caravanserai(commands.AutoShardedBot):
                 task.cancel()
         if handlers:
             await asyncio.wait(handlers, timeout=5)
+        if self.web is not None:  # before the storage its pages read
+            await self.web.stop()
         storage, self._storage = self._storage, None
         if storage is not None:
             await storage.close()

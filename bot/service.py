@@ -274,6 +274,15 @@ class GameService:
             guild_id, replace(settings, takeover_level=check_level(level))
         )
 
+    async def web_enabled(self, guild_id: int) -> bool:
+        """Whether this server's games and standings are on the web pages (the
+        default), when the bot serves them: the server's setting."""
+        return (await self.storage.guild_settings(guild_id)).web
+
+    async def set_web(self, guild_id: int, enabled: bool) -> None:
+        settings = await self.storage.guild_settings(guild_id)
+        await self.storage.set_guild_settings(guild_id, replace(settings, web=enabled))
+
     async def join(self, channel_id: int, user_id: int, name: str) -> Session:
         session = await self.require_session(channel_id)
         record = session.record

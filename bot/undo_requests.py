@@ -7,7 +7,7 @@ module finds the rows, rebuilds the earlier state from the move log
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -247,3 +247,22 @@ class UndoRequests:
             return UndoOutcome(plan, await self.apply(plan), others, agreed, asked_at=asked_at)
         except UserError as exc:
             raise UserError("undo.vote_over") from exc
+
+
+def taken_back(moves: Sequence[MoveRecord]) -> dict[int, list[int]]:
+    """For each undo row of a move log (by ply), the plies of the rows it took
+    back: the rows from its ``undoes`` on, before it, taken back and not by an
+    earlier undo (what /game history and the web pages show of an undo)."""
+    claimed: set[int] = set()
+    result: dict[int, list[int]] = {}
+    for index, row in enumerate(moves):
+        if row.undoes is None:
+            continue
+        plies = [
+            m.ply
+            for m in moves[:index]
+            if m.undoes is None and m.undone and m.ply >= row.undoes and m.ply not in claimed
+        ]
+        claimed.update(plies)
+        result[row.ply] = plies
+    return result

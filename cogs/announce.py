@@ -36,7 +36,7 @@ from cogs.boards import boards_of
 from cogs.lobby_text import start_lines
 from cogs.news import after_post, send_final_chart, tell_parent_result, tell_parent_started
 from cogs.replies import board_link, game_message, post_to_channel, turn_lines
-from cogs.turn_post import turn_buttons
+from cogs.turn_post import post_buttons
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,8 @@ async def post_since_last_post(
     lines = [*head, *(start_lines(session) if started else [])]
     lines += turn_lines(session, turns_of(whole_turns(rows)), lang)
     boards = boards_of(client)
-    message = await game_message(session, lines, lang, boards=boards, buttons=turn_buttons(session))
+    buttons = await post_buttons(client, session)
+    message = await game_message(session, lines, lang, boards=boards, buttons=buttons)
     channel = client.get_partial_messageable(record.channel_id)
     try:
         posted = await post_to_channel(channel, message)

@@ -31,6 +31,7 @@ from bot.service import GameService, turns_of
 from bot.session import Session
 from bot.storage import MoveRecord, SeatRecord
 from bot.timeline import turn_ends
+from bot.undo_requests import taken_back
 from cogs.boards import boards_of
 from cogs.interactions import game_of_this_channel, service_of
 from cogs.pager import PageButton, PageContent, clamp, newest_first, page_count, send_pages
@@ -74,24 +75,6 @@ def seat_name(seats: Sequence[SeatRecord], seat: int) -> str:
 
 def shortened(notation: str, limit: int = NOTATION_SHOWN) -> str:
     return notation if len(notation) <= limit else notation[: limit - 1].rstrip() + "…"
-
-
-def taken_back(moves: Sequence[MoveRecord]) -> dict[int, list[int]]:
-    """For each undo row (by ply), the plies of the rows it took back: the rows
-    from its ``undoes`` on, before it, taken back and not by an earlier undo."""
-    claimed: set[int] = set()
-    result: dict[int, list[int]] = {}
-    for index, row in enumerate(moves):
-        if row.undoes is None:
-            continue
-        plies = [
-            m.ply
-            for m in moves[:index]
-            if m.undoes is None and m.undone and m.ply >= row.undoes and m.ply not in claimed
-        ]
-        claimed.update(plies)
-        result[row.ply] = plies
-    return result
 
 
 def history_lines(

@@ -4,11 +4,12 @@ Ratings are openskill's (``bot.ratings``), kept per server and per game by
 the storage as games finish; what is shown is the rating's *ordinal*, the
 conservative value (0 for a newcomer, growing as one plays and wins).
 
-``/leaderboard`` is public and pings nobody; ``/stats`` is private, and its
-latest games leave out those in channels the caller cannot see (the totals per
-game are the public leaderboard's). Every embed stays inside Discord's limits
-(a field's 1024 characters, the whole embed's 6000): a list cut short ends
-with "…and N more".
+``/leaderboard`` is public and pings nobody, and links to the server's web
+page when the bot serves one (:mod:`cogs.web_links`); ``/stats`` is private,
+and its latest games leave out those in channels the caller cannot see (the
+totals per game are the public leaderboard's). Every embed stays inside
+Discord's limits (a field's 1024 characters, the whole embed's 6000): a list
+cut short ends with "…and N more".
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 from discord.ext import commands
+from discord.utils import MISSING
 
 from bot import i18n, registry
 from bot.names import clean_name, md
@@ -29,6 +31,7 @@ from bot.translator import cmd
 from cogs.choices import game_choices
 from cogs.replies import EMBED_COLOUR
 from cogs.visibility import Sight
+from cogs.web_links import server_page_view
 from games.text import Term
 
 if TYPE_CHECKING:
@@ -301,9 +304,12 @@ class Leaderboard(commands.Cog):
                 for kind in registry.specs()
             ]
             embed = all_boards(locale, boards)
+        link = await server_page_view(self.bot, guild, locale)
         # Rankings name players without pinging them.
         await interaction.response.send_message(
-            embed=embed, allowed_mentions=discord.AllowedMentions.none()
+            embed=embed,
+            view=link or MISSING,  # no page to link: no components at all, as before
+            allowed_mentions=discord.AllowedMentions.none(),
         )
 
     @app_commands.command(

@@ -4,7 +4,7 @@ A lobby is opened (in a thread of its own when the server and the bot's
 rights allow), filled and started, or cancelled; a running game is
 cancelled by a moderator or by all its players' votes. The server's
 settings for its tables (threads, vacation days, the level the AI plays a
-seat it takes over at) are here too.
+seat it takes over at, whether its games are on the web pages) are here too.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from cogs.lobby_text import level_name, lobby_lines, seat_lines, start_lines
 from cogs.replies import announce
 from cogs.threads import open_thread
 from cogs.turn_post import publish
+from cogs.web_links import web_setting_line
 from games.levels import LEVELS
 
 if TYPE_CHECKING:
@@ -379,6 +380,7 @@ class Lobby(GameSubcommands):
         threads=cmd("threads", "cmd.game.settings.threads.name"),
         vacation_days=cmd("vacation_days", "cmd.game.settings.vacation_days.name"),
         takeover_level=cmd("takeover_level", "cmd.game.settings.takeover_level.name"),
+        web=cmd("web", "cmd.game.settings.web.name"),
     )
     @app_commands.describe(
         threads=cmd(
@@ -393,6 +395,10 @@ class Lobby(GameSubcommands):
             "How well the AI plays a seat it takes over (default: normal)",
             "cmd.game.settings.takeover_level.description",
         ),
+        web=cmd(
+            "Show this server's standings and games on the bot's web pages (default: yes)",
+            "cmd.game.settings.web.description",
+        ),
     )
     @app_commands.choices(takeover_level=LEVEL_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
@@ -402,6 +408,7 @@ class Lobby(GameSubcommands):
         threads: bool | None = None,
         vacation_days: app_commands.Range[int, 0, 31] | None = None,
         takeover_level: app_commands.Choice[str] | None = None,
+        web: bool | None = None,
     ) -> None:
         assert interaction.guild_id is not None
         if not interaction.permissions.manage_guild:
@@ -413,6 +420,8 @@ class Lobby(GameSubcommands):
             await self.service.absence.set_vacation_days(guild, vacation_days)
         if takeover_level is not None:
             await self.service.set_takeover_level(guild, takeover_level.value)
+        if web is not None:
+            await self.service.set_web(guild, web)
         threads_on = await self.service.threads_enabled(guild)
         takeover = await self.service.takeover_level(guild)
         lines = [
@@ -423,6 +432,11 @@ class Lobby(GameSubcommands):
                 count=await self.service.absence.vacation_days(guild),
             ),
             i18n.t(locale, "settings.takeover_level", level=level_name(locale, takeover)),
+            web_setting_line(
+                locale,
+                enabled=await self.service.web_enabled(guild),
+                served=self.bot.config.web_port is not None,
+            ),
         ]
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 

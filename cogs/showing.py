@@ -24,6 +24,7 @@ from cogs.game_group import GameSubcommands, per_user
 from cogs.history import history_reply, replay_reply
 from cogs.lobby_text import bots_line, seat_lines
 from cogs.replies import describe, game_message, title
+from cogs.web_links import game_page_link
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -43,7 +44,8 @@ class Showing(GameSubcommands):
         head = self._status_head(session, locale)
         if session.record.status == "finished":
             head += await self._why_it_ended(session, locale)
-        message = await game_message(session, head, locale, boards=None)
+        link = await game_page_link(self.bot, session, locale)
+        message = await game_message(session, head, locale, boards=None, buttons=link)
         await interaction.response.send_message(
             view=message.layout(), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )

@@ -1,6 +1,7 @@
 """The turn post and its components, for every game: what a move answers
 (the public post of a whole turn, or a private step), the AI turns posted
-after it, and the buttons and select under the post.
+after it, and the buttons and select under the post (with the link to the
+game's web page, if any).
 
 A public action has one shape: validate and save first (fast, errors still
 ephemeral), then acknowledge publicly, let AI seats play (``service.settle``:
@@ -41,6 +42,7 @@ from cogs.replies import (
     turn_lines,
 )
 from cogs.suggest import move_choices
+from cogs.web_links import game_page_link
 
 if TYPE_CHECKING:
     from bot.app import Caravanserai
@@ -106,7 +108,8 @@ async def publish(
         # Seats acting at once: another move may have landed meanwhile; show the newest board.
         now = await service.get(report.after.id) or report.after
         boards = boards_of(interaction.client)
-        message = await game_message(now, lines, locale, boards=boards, buttons=turn_buttons(now))
+        buttons = await post_buttons(interaction.client, now)
+        message = await game_message(now, lines, locale, boards=boards, buttons=buttons)
         channel = interaction.client.get_partial_messageable(now.record.channel_id)
         posted = await post_answer(interaction, channel, message)
         await after_post(interaction.client, service, now, posted)
@@ -135,7 +138,8 @@ async def post_ai_turns(client: discord.Client, service: GameService, session: S
     after, lang = report.after, report.after.lang
     lines = turn_lines(after, report.turns, lang)
     boards = boards_of(client)
-    message = await game_message(after, lines, lang, boards=boards, buttons=turn_buttons(after))
+    buttons = await post_buttons(client, after)
+    message = await game_message(after, lines, lang, boards=boards, buttons=buttons)
     channel = client.get_partial_messageable(after.record.channel_id)
     posted = await post_to_channel(channel, message)
     await after_post(client, service, after, posted)
@@ -292,6 +296,12 @@ def turn_buttons(session: Session, lang: str | None = None) -> list[discord.ui.I
         buttons.append(QuickButton(session.id, session.record.version, notation, label))
     buttons.append(MoveButton(session.id, i18n.t(lang, "button.move")))
     return buttons
+
+
+async def post_buttons(client: discord.Client, session: Session) -> list[discord.ui.Item[Any]]:
+    """The components under a public turn post: :func:`turn_buttons`, then the
+    link to the game's web page when there is one (a sixth item starts a row)."""
+    return [*turn_buttons(session), *await game_page_link(client, session, session.lang)]
 
 
 def turn_view(session: Session, lang: str | None = None) -> discord.ui.View | None:

@@ -28,7 +28,7 @@ from cogs.replies import (
     post_to_channel,
     title,
 )
-from cogs.turn_post import post_ai_turns, turn_buttons, turn_view
+from cogs.turn_post import post_ai_turns, post_buttons, turn_view
 
 log = logging.getLogger(__name__)
 
@@ -284,9 +284,8 @@ async def post_undone(client: discord.Client, service: GameService, outcome: Und
     if after is None:
         return
     lines, boards = [undo_text(outcome)], boards_of(client)
-    message = await game_message(
-        after, lines, after.lang, boards=boards, buttons=turn_buttons(after)
-    )
+    buttons = await post_buttons(client, after)
+    message = await game_message(after, lines, after.lang, boards=boards, buttons=buttons)
     channel = client.get_partial_messageable(after.record.channel_id)
     posted = await post_to_channel(channel, message)
     await after_post(client, service, after, posted)
@@ -300,9 +299,8 @@ async def answer_undo(
         after = outcome.after
         await interaction.response.defer(thinking=True)
         lines, boards = [undo_text(outcome)], boards_of(interaction.client)
-        message = await game_message(
-            after, lines, after.lang, boards=boards, buttons=turn_buttons(after)
-        )
+        buttons = await post_buttons(interaction.client, after)
+        message = await game_message(after, lines, after.lang, boards=boards, buttons=buttons)
         channel = interaction.client.get_partial_messageable(after.record.channel_id)
         posted = await post_answer(interaction, channel, message)
         await after_post(interaction.client, service, outcome.after, posted)

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "render", "bot", "cogs")
+PACKAGES = ("games", "render", "bot", "cogs", "web")
 
 
 def module_name(path: Path) -> str:

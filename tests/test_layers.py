@@ -1,6 +1,6 @@
 """Module rules: imports go downwards only, engines stay pure, a game is one package.
 
-Shared code (the ground layer ``games/*.py``, ``render/``, ``bot/``, ``cogs/``)
+Shared code (the ground layer ``games/*.py``, ``render/``, ``bot/``, ``cogs/``, ``web/``)
 imports downwards only and never names a game. A game package
 (``games/<g>/``, and the test game ``tests/nim/``) holds three kinds of
 module: its picture (``picture.py`` and its parts ``picture_*.py``, the only
@@ -37,7 +37,12 @@ FORBIDDEN = {
     "render": {"discord", "aiosqlite", "bot", "cogs"},
     "bot": {"cogs", "render", "PIL"},
     "cogs": {"PIL"},
+    # The web pages: no Discord, and no drawing of their own (boards go through
+    # bot.boards and the CPU pool; see WEB_RENDER).
+    "web": {"discord", "cogs", "PIL"},
 }
+# What of render/ the web may name: the chart function it hands to the CPU pool.
+WEB_RENDER = {"render.chart"}
 # The Discord edge of the runtime: the entry point, the client and its command translator.
 DISCORD_IN_BOT = {"bot/__main__.py", "bot/app.py", "bot/translator.py"}
 
@@ -94,7 +99,7 @@ def within(name: str, package: str) -> bool:
 
 def shared_files() -> Iterator[Path]:
     yield from (ROOT / "games").glob("*.py")
-    for package in ("render", "bot", "cogs"):
+    for package in ("render", "bot", "cogs", "web"):
         yield from (ROOT / package).rglob("*.py")
 
 
@@ -131,6 +136,18 @@ def test_shared_code_imports_only_downwards() -> None:
                 bad |= roots(imported_modules(path)) & {"discord"}
             if bad:
                 offences.append(f"{relative} imports {sorted(bad)}")
+    assert not offences
+
+
+def test_the_web_names_only_the_chart_of_render() -> None:
+    """web/ draws nothing itself: of render/ it imports only the chart function it
+    passes to the CPU pool (as cogs/chart.py does)."""
+    offences = []
+    for path in (ROOT / "web").rglob("*.py"):
+        named = {name for name in imported_modules(path) if within(name, "render")}
+        bad = {name for name in named if not any(within(name, ok) for ok in WEB_RENDER)}
+        if bad:
+            offences.append(f"{path.relative_to(ROOT)} imports {sorted(bad)}")
     assert not offences
 
 
