@@ -209,7 +209,9 @@ class Caravanserai(commands.AutoShardedBot):
         config = self.config
         if config.web_port is None or config.web_base_url is None:
             return
-        self.web = WebSite(self.service, self.boards, config.web_base_url)
+        self.web = WebSite(
+            self.service, self.boards, config.web_base_url, behind_proxy=config.web_behind_proxy
+        )
         try:
             port = await self.web.start(config.web_host, config.web_port)
         except OSError as exc:  # the port is taken, or the host is not this machine's

@@ -79,6 +79,7 @@ class Config:
     web_port: int | None = None
     web_host: str = "0.0.0.0"
     web_base_url: str | None = None
+    web_behind_proxy: bool = False  # trust X-Forwarded-For to tell clients apart
 
     def __repr__(self) -> str:
         # The dataclass's own repr, but with the URLs' passwords masked: a Config
@@ -216,6 +217,7 @@ def load_config(environ: Mapping[str, str] | None = None, dotenv: Path | None = 
         web_port=web_port,
         web_host=web_host,
         web_base_url=web_base_url,
+        web_behind_proxy=_flag(env, "WEB_BEHIND_PROXY"),
     )
 
 

@@ -72,6 +72,8 @@ def test_web_port_turns_the_pages_on(tmp_path: Path) -> None:
     env |= {"WEB_BASE_URL": "https://games.example.org/", "WEB_HOST": "127.0.0.1"}
     config = load_config(env, tmp_path / ".env")
     assert (config.web_host, config.web_base_url) == ("127.0.0.1", "https://games.example.org")
+    assert not config.web_behind_proxy
+    assert load_config(env | {"WEB_BEHIND_PROXY": "1"}, tmp_path / ".env").web_behind_proxy
 
 
 @pytest.mark.parametrize(

@@ -541,12 +541,14 @@ async def test_the_style_sheet_is_cached_for_good_and_the_script_allowed(served:
 async def test_a_storm_gets_429_and_a_request_after_it_succeeds(served: Served) -> None:
     limits = WebLimits(burst=3, per_second=2.0)
     site = WebSite(served.service, served.boards, BASE, limits=limits)
+    now = [1000.0]
+    site.buckets.clock = lambda: now[0]  # the storm takes no time, whatever the machine
     port = await site.start("127.0.0.1", 0)
     try:
         url = f"http://127.0.0.1:{port}/s/{GUILD}"
 
-        async def status() -> tuple[int, str | None]:
-            async with served.client.get(url) as response:
+        async def status(**headers: str) -> tuple[int, str | None]:
+            async with served.client.get(url, headers=headers) as response:
                 await response.read()
                 return response.status, response.headers.get("Retry-After")
 
@@ -554,14 +556,42 @@ async def test_a_storm_gets_429_and_a_request_after_it_succeeds(served: Served) 
         assert [s for s, _ in answers].count(200) == 3
         refused = [after for s, after in answers if s == 429]
         assert len(refused) == 9 and all(after is not None and int(after) >= 1 for after in refused)
-        await asyncio.sleep(0.6)  # the bucket refills 2 a second
+        # Claiming to be someone else does not help when no proxy is trusted.
+        assert (await status(**{"X-Forwarded-For": "203.0.113.9"}))[0] == 429
+        now[0] += 0.6  # the bucket refills 2 a second
         assert (await status())[0] == 200
     finally:
         await site.stop()
 
 
+async def test_behind_a_proxy_each_client_has_its_own_allowance(served: Served) -> None:
+    """With WEB_BEHIND_PROXY, the address the proxy appended to X-Forwarded-For
+    names the client; what the client put before it does not."""
+    site = WebSite(
+        served.service,
+        served.boards,
+        BASE,
+        limits=WebLimits(burst=2, per_second=0.0),
+        behind_proxy=True,
+    )
+    port = await site.start("127.0.0.1", 0)
+    try:
+        url = f"http://127.0.0.1:{port}/s/{GUILD}"
+
+        async def status(forwarded: str) -> int:
+            async with served.client.get(url, headers={"X-Forwarded-For": forwarded}) as answer:
+                await answer.read()
+                return answer.status
+
+        assert [await status("198.51.100.1") for _ in range(3)] == [200, 200, 429]
+        assert await status("198.51.100.2") == 200  # another reader through the same proxy
+        assert await status("10.9.9.9, 198.51.100.1") == 429  # a forged first hop changes nothing
+    finally:
+        await site.stop()
+
+
 async def test_draws_beyond_the_bound_are_refused_at_once(served: Served) -> None:
-    limits = WebLimits(draws=1, busy_retry_after=3)
+    limits = WebLimits(draws=1, waiting=0, busy_retry_after=3)
     site = WebSite(served.service, served.boards, BASE, limits=limits)
     port = await site.start("127.0.0.1", 0)
     try:
@@ -577,6 +607,31 @@ async def test_draws_beyond_the_bound_are_refused_at_once(served: Served) -> Non
         assert (200, None) in answers and (429, "3") in answers
         assert {s for s, _ in answers} == {200, 429}
         assert (await status(5))[0] == 200  # the gate is free again
+    finally:
+        await site.stop()
+
+
+async def test_a_page_s_images_wait_in_a_short_line_of_the_webs_own(served: Served) -> None:
+    """One draw at a time and one more waiting: a page's board and chart asked
+    together both come; a third at that moment is refused rather than queued."""
+    limits = WebLimits(draws=1, waiting=1)
+    site = WebSite(served.service, served.boards, BASE, limits=limits)
+    port = await site.start("127.0.0.1", 0)
+    try:
+        game_id = served.games.finished[served.games.kinds[0]]
+        base = f"http://127.0.0.1:{port}{game_path(game_id)}"
+
+        async def status(path: str) -> int:
+            async with served.client.get(base + path) as response:
+                await response.read()
+                return response.status
+
+        paths = ["/board/3.png", "/board/4.png", "/board/5.png"]
+        assert sorted(await asyncio.gather(*(status(p) for p in paths))) == [200, 200, 429]
+        assert sorted(await asyncio.gather(status("/board/6.png"), status("/chart.png"))) == [
+            200,
+            200,
+        ]
     finally:
         await site.stop()
 

@@ -9,12 +9,13 @@ the web.
 
 from __future__ import annotations
 
+import asyncio
 import math
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 # A server or game id as players see it: a plain decimal number, no sign, no
@@ -37,9 +38,14 @@ class WebLimits:
     per_second: float = 5.0
     # Clients whose buckets are kept; the least recently seen go first.
     clients: int = 10_000
-    # Board and chart draws (and the replays they need) waiting or running at
-    # once, for the whole site; beyond it a request gets 429 at once.
-    draws: int = 8
+    # Board and chart draws (and the replays they need) running at once, for the
+    # whole site. None: one fewer than the CPU pool's workers (at least one),
+    # so that a worker is always left for the games' own boards, as for the
+    # bots' thinking.
+    draws: int | None = None
+    # Draws that may wait for one of those places (a page's board and chart
+    # asked together); beyond them a request gets 429 at once.
+    waiting: int = 8
     # Seconds a 429 for busy drawing asks the client to wait.
     busy_retry_after: int = 2
     # Drawn replay positions kept, in PNG bytes (a board is about 100 KB).
@@ -50,6 +56,15 @@ class WebLimits:
     charts: int = 32
     # Standing rows shown per game on a server's page.
     leaders: int = 100
+
+
+def client_of(remote: str | None, forwarded_for: str | None, behind_proxy: bool) -> str:
+    """Whose bucket a request draws from: its remote address, or behind a
+    reverse proxy the address the proxy saw (the last one it appended to
+    X-Forwarded-For; earlier ones are whatever the client claimed)."""
+    if behind_proxy and forwarded_for:
+        return forwarded_for.rsplit(",", 1)[-1].strip()
+    return remote or ""
 
 
 def parse_id(text: str) -> int | None:
@@ -103,21 +118,26 @@ class Busy(Exception):
 
 
 class DrawGate:
-    """At most ``limit`` draws (and replays) in flight for the whole site. One
-    event loop runs the site, so a counter is enough."""
+    """At most ``running`` draws (and replays) at once for the whole site, and
+    ``waiting`` more in line for them: the line is here, not in the CPU pool's
+    queue, so the games' own boards never wait behind the web's. One event
+    loop runs the site, so a counter is enough."""
 
-    def __init__(self, limit: int) -> None:
-        self.limit = max(1, limit)
-        self.busy = 0
+    def __init__(self, running: int, waiting: int) -> None:
+        self.limit = max(1, running) + max(0, waiting)
+        self.busy = 0  # running and waiting
+        self._places = asyncio.Semaphore(max(1, running))
 
-    @contextmanager
-    def slot(self) -> Iterator[None]:
-        """Hold a place while drawing; raises :class:`Busy` when none is free."""
+    @asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        """Hold a place while drawing, waiting for one if the line has room;
+        raises :class:`Busy` at once when it has none."""
         if self.busy >= self.limit:
             raise Busy
         self.busy += 1
         try:
-            yield
+            async with self._places:
+                yield
         finally:
             self.busy -= 1
 

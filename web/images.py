@@ -2,7 +2,7 @@
 score chart, with their caches and ETags.
 
 All drawing and replaying runs in the CPU pool, behind the site-wide
-:class:`~web.guard.DrawGate` (a full gate answers 429, never queues). The
+:class:`~web.guard.DrawGate` (a short line of its own; past it, 429). The
 current board comes from the bot's :class:`~bot.boards.Boards` (shared with
 Discord's posts). Replay positions: a game's log is replayed once into the
 spectator's view at every position (kept for a few games), and each position
@@ -123,7 +123,8 @@ class Images:
     def __init__(self, service: GameService, boards: Boards, limits: WebLimits) -> None:
         self.service = service
         self.boards = boards
-        self.gate = DrawGate(limits.draws)
+        # WebSite resolves draws=None from its pool's size.
+        self.gate = DrawGate(limits.draws or 1, limits.waiting)
         self._positions = BytesCache(limits.position_bytes)
         self._replays: Lru[_Replayed] = Lru(limits.replays)
         self._charts: Lru[tuple[bytes | None]] = Lru(limits.charts)
@@ -166,7 +167,7 @@ class Images:
         preview knows its size and a crawler fetching it costs no replay."""
         if session.broken or session.state is None:
             raise NotShown
-        with self.gate.slot():
+        async with self.gate.slot():
             png = await self.boards.board(session, None, session.lang)
         self._keep(self.position_etag(session, number, tag), png)
         return png
@@ -180,7 +181,7 @@ class Images:
         png = self._positions.get(key)
         if png is not None:
             return png
-        with self.gate.slot():
+        async with self.gate.slot():
             views = await self._views(session, counted, tags, number)
             png = await self._shared(key, lambda: self._draw(session, views[number]))
         self._keep(key, png)
@@ -199,7 +200,7 @@ class Images:
         key = self.chart_etag(session)
         kept = self._charts.read(key)
         if kept is None:
-            with self.gate.slot():
+            async with self.gate.slot():
                 png = await self._shared(key, lambda: self._draw_chart(session))
             kept = (png,)
             self._charts.keep(key, kept)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from urllib.parse import parse_qs, urlsplit
 
 from aiohttp import web
@@ -44,7 +45,15 @@ from bot.session import Session
 from web.data import find_game, load_game, load_server
 from web.frame import SITE_NAME, message_page
 from web.game_page import game_page, game_preview
-from web.guard import Busy, TokenBuckets, WebLimits, parse_count, parse_id, retry_after
+from web.guard import (
+    Busy,
+    TokenBuckets,
+    WebLimits,
+    client_of,
+    parse_count,
+    parse_id,
+    retry_after,
+)
 from web.images import Images, NotShown
 from web.language import chosen, from_header, page_language
 from web.links import Links
@@ -124,9 +133,16 @@ class WebSite:
         base_url: str,
         *,
         limits: WebLimits | None = None,
+        behind_proxy: bool = False,
     ) -> None:
+        """``behind_proxy``: requests come through a reverse proxy, whose
+        X-Forwarded-For names the client (WEB_BEHIND_PROXY)."""
         self.service = service
-        self.limits = limits or WebLimits()
+        limits = limits or WebLimits()
+        if limits.draws is None:
+            limits = replace(limits, draws=max(1, service.cpu.workers - 1))
+        self.limits = limits
+        self.behind_proxy = behind_proxy
         self.links = Links(base_url.rstrip("/"))
         self.images = Images(service, boards, self.limits)
         self.buckets = TokenBuckets(self.limits)
@@ -192,7 +208,10 @@ class WebSite:
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        wait = self.buckets.take(request.remote or "")
+        client = client_of(
+            request.remote, request.headers.get("X-Forwarded-For"), self.behind_proxy
+        )
+        wait = self.buckets.take(client)
         if wait > 0:
             return self._too_many(request, wait)
         return await handler(request)
