@@ -272,6 +272,14 @@ class Game(ABC, Generic[StateT, MoveT]):
     def apply(self, state: StateT, seat: Seat, move: MoveT) -> StateT:
         return self.play(state, seat, move).state
 
+    def simulate(self, state: StateT, seat: Seat, move: MoveT) -> Step[StateT]:
+        """:meth:`play` for a bot's search (games/search.py), thousands of times a
+        decision: a game may leave out of the state what only its pictures read
+        (a record of the last move to light on the board), never anything its
+        rules, views, legal moves or evaluation read. The state is then a
+        sample's, never stored nor shown."""
+        return self.play(state, seat, move)
+
     @abstractmethod
     def parse(self, state: StateT, seat: Seat, text: str) -> tuple[MoveT, ...]:
         """Parse a command into the atomic moves it stands for, in order.

@@ -311,11 +311,11 @@ class Search:
                     if (acting, move) in children:
                         children[(acting, move)].seen += 1
                 child = children[(acting, fresh)] = _Child(_Node(), seen=1)
-                world = game.play(world, acting, fresh).state
+                world = game.simulate(world, acting, fresh).state
                 path.append((child, acting))
                 break
             move, child = self.select(node, acting, offered)
-            world = game.play(world, acting, move).state
+            world = game.simulate(world, acting, move).state
             path.append((child, acting))
             node = child.node
         if rewards is None:
@@ -395,7 +395,7 @@ class Search:
         for i, move in enumerate(legal):
             if i % 16 == 15 and time.perf_counter() > stop:
                 break
-            after = game.play(world, acting, move).state
+            after = game.simulate(world, acting, move).state
             values[move] = self.rewards(after)[acting]
         by_value = sorted(legal, key=lambda m: -values[m])
         out: dict[Any, None] = {}
@@ -424,7 +424,7 @@ class Search:
                 move = legal[0]
             else:
                 move = self.policy(game, world, acting, legal, Rng.from_seed(rng.state + ply))
-            step = game.play(world, acting, move)
+            step = game.simulate(world, acting, move)
             world = step.state
             turns += step.ends_turn
         return self.rewards(world)

@@ -117,6 +117,32 @@ def test_levels_make_legal_moves(key: str, players: int) -> None:
         )
 
 
+@pytest.mark.parametrize("key", sorted(SPECS))
+def test_a_simulated_step_plays_as_the_real_one(key: str) -> None:
+    """What a search plays (``Game.simulate``) may leave out only what pictures
+    read: every seat's legal moves, who acts, the end, the views' decisions and
+    the evaluation are those of ``play`` along a whole greedy game."""
+    spec = SPECS[key]
+    engine = spec.engine
+    state = engine.new(engine.max_players, 11, options_for(spec, 11))
+    evaluate = spec.bots["hard"].evaluate if "hard" in spec.bots else None  # type: ignore[attr-defined]
+    ply = 0
+    while (seats := engine.to_act(state)) and ply < 400:
+        seat = seats[0]
+        move = bot_move(engine, spec.bot, state, seat, ply)
+        played, simulated = engine.play(state, seat, move), engine.simulate(state, seat, move)
+        assert simulated.ends_turn == played.ends_turn, (ply, move)
+        after, sim = played.state, simulated.state
+        assert engine.to_act(sim) == engine.to_act(after), ply
+        assert engine.outcome(sim) == engine.outcome(after), ply
+        assert engine.decisions(sim) == engine.decisions(after), ply
+        for other in range(engine.max_players):
+            assert engine.legal_moves(sim, other) == engine.legal_moves(after, other), ply
+        if evaluate is not None:
+            assert evaluate(sim) == evaluate(after), ply
+        state, ply = after, ply + 1
+
+
 @pytest.mark.parametrize("seed", [0, 1])
 def test_a_seat_owing_an_optional_decision_searches_it(seed: int) -> None:
     """Nomadi with bribes: while the active seat owes its dice, the others may

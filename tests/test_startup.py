@@ -214,14 +214,15 @@ async def test_in_memory_database_starts_with_a_warning(tmp_path: Path) -> None:
     assert_no_noise(log)
 
 
-async def test_twenty_stops_in_a_row_are_clean(tmp_path: Path) -> None:
-    """SIGINT and SIGTERM alternately, each right after the bot connected."""
+async def test_eight_stops_in_a_row_are_clean(tmp_path: Path) -> None:
+    """SIGINT and SIGTERM alternately, each right after the bot connected (on
+    one database, so each start also finds the previous stop's file)."""
     async with FakeDiscord() as fake:
         owner = fake.add_user("owner")
         guild = fake.add_guild("Caravan", owner)
         fake.add_channel(guild, "desert")
         started = time.monotonic()
-        for run in range(20):
+        for run in range(8):
             sig = signal.SIGINT if run % 2 == 0 else signal.SIGTERM
             bot = BotProcess(fake, tmp_path, guild.id, NO_DOTENV)
             bot.log = tmp_path / f"bot-{run}.log"
@@ -239,8 +240,8 @@ async def test_twenty_stops_in_a_row_are_clean(tmp_path: Path) -> None:
             assert log.rstrip().endswith("Stopped cleanly"), log
             assert "voice will NOT be supported" not in log
         elapsed = time.monotonic() - started
-    print(f"20 starts and stops in {elapsed:.1f}s")
-    assert elapsed < 120
+    print(f"8 starts and stops in {elapsed:.1f}s")
+    assert elapsed < 60
 
 
 async def test_stop_while_commands_are_running(tmp_path: Path) -> None:
