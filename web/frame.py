@@ -106,6 +106,7 @@ def document(
         f'<meta name="description" content="{e(preview.description)}">',
         f'<meta name="theme-color" content="{THEME_COLOUR}">',
         f'<link rel="stylesheet" href="{e(links.style())}">',
+        f'<link rel="icon" type="image/png" href="{e(links.icon())}">',
         f'<link rel="canonical" href="{e(preview.url)}">',
         *open_graph(lang, preview),
         '<link rel="alternate" type="application/json+oembed"'

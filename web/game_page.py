@@ -166,7 +166,8 @@ def board_section(
     parts = [
         '<section class="board">',
         f"<h2>{e(t(lang, 'web.board'))}</h2>",
-        f'<figure><img id="board" src="{e(src)}" alt="{e(alt)}"></figure>',
+        # The image links to itself: on a phone, a tap opens it at full size to zoom.
+        f'<figure><a href="{e(src)}"><img id="board" src="{e(src)}" alt="{e(alt)}"></a></figure>',
     ]
     if replay_failed:
         parts.append(f'<p class="note">{e(t(lang, "web.replay_broken"))}</p>')
@@ -305,9 +306,7 @@ def move_item(view: GameView, lang: str, links: Links, move: MoveLine) -> str:
             first=min(move.takes_back),
             last=max(move.takes_back),
         )
-        return (
-            f'<li class="undo">{ply}↩ {e(before)}<strong>{name}</strong>{e(after)} — {moment}</li>'
-        )
+        return f'<li class="undo">{ply}↩ {e(before)}<strong>{name}</strong>{e(after)} {moment}</li>'
     body = f"<strong>{name}</strong> — <code>{e(move.notation)}</code>"
     if move.undone:
         return (

@@ -16,7 +16,7 @@ from urllib.parse import urlencode, urlsplit
 from bot import weblinks
 from web.data import Position
 from web.guard import parse_id
-from web.style import STYLE_FILE
+from web.style import ICON_FILE, STYLE_FILE
 
 # A page of this site: a server's or a game's, with any query or fragment.
 _PAGE = re.compile(r"/s/(?P<guild>[^/?#]+)(?:/g/(?P<game>[^/?#]+))?(?:[?#].*)?", re.DOTALL)
@@ -86,6 +86,9 @@ class Links:
 
     def style(self) -> str:
         return f"{self.prefix}/static/{STYLE_FILE}"
+
+    def icon(self) -> str:
+        return f"{self.prefix}/static/{ICON_FILE}"
 
     def oembed(self, page: str) -> str:
         return f"{self.base}/oembed?" + urlencode([("url", page), ("format", "json")])

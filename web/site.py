@@ -59,7 +59,7 @@ from web.language import chosen, from_header, page_language
 from web.links import Links
 from web.positions import counting, tags_of
 from web.server_page import server_page, server_preview
-from web.style import CONTENT_SECURITY_POLICY, STYLE, STYLE_FILE
+from web.style import CONTENT_SECURITY_POLICY, ICON, STATIC_FILES
 
 __all__ = ["WebLimits", "WebSite"]
 
@@ -188,7 +188,8 @@ class WebSite:
         app.router.add_get("/s/{guild}/g/{game}/board/{file}", self._position)
         app.router.add_get("/s/{guild}/g/{game}/chart.png", self._chart)
         app.router.add_get("/oembed", self._oembed)
-        app.router.add_get("/static/{file}", self._style)
+        app.router.add_get("/static/{file}", self._static)
+        app.router.add_get("/favicon.ico", self._favicon)
         return app
 
     @web.middleware
@@ -319,14 +320,23 @@ class WebSite:
         png = await self.images.chart(session)
         return png_response(png, tag, IMMUTABLE)
 
-    async def _style(self, request: web.Request) -> web.StreamResponse:
-        if request.match_info["file"] != STYLE_FILE:
+    async def _static(self, request: web.Request) -> web.StreamResponse:
+        """The style sheet and the icon, under names that change with them."""
+        found = STATIC_FILES.get(request.match_info["file"])
+        if found is None:
             raise NotShown
+        body, content_type = found
         return web.Response(
-            body=STYLE,
-            content_type="text/css",
-            charset="utf-8",
+            body=body,
+            content_type=content_type,
+            charset="utf-8" if content_type.startswith("text/") else None,
             headers={"Cache-Control": IMMUTABLE},
+        )
+
+    async def _favicon(self, request: web.Request) -> web.StreamResponse:
+        """Browsers ask for /favicon.ico whatever the page says: the icon, for a day."""
+        return web.Response(
+            body=ICON, content_type="image/png", headers={"Cache-Control": "public, max-age=86400"}
         )
 
     # ------------------------------------------------------------------ oEmbed

@@ -9,8 +9,17 @@ import base64
 import hashlib
 from importlib import resources
 
-STYLE: bytes = resources.files("web").joinpath("static").joinpath("site.css").read_bytes()
+_STATIC = resources.files("web").joinpath("static")
+STYLE: bytes = _STATIC.joinpath("site.css").read_bytes()
 STYLE_FILE = f"site-{hashlib.sha256(STYLE).hexdigest()[:12]}.css"
+# The pages' icon (a sun over dunes, on the boards' backdrop), addressed the same way.
+ICON: bytes = _STATIC.joinpath("icon.png").read_bytes()
+ICON_FILE = f"icon-{hashlib.sha256(ICON).hexdigest()[:12]}.png"
+# What /static/ serves: the file's hashed name -> its bytes and type.
+STATIC_FILES: dict[str, tuple[bytes, str]] = {
+    STYLE_FILE: (STYLE, "text/css"),
+    ICON_FILE: (ICON, "image/png"),
+}
 
 # The replay slider: swap the board image (and the label and step links) as it
 # moves, a little after the last move so that a drag asks for few images. The
@@ -33,6 +42,7 @@ SCRIPT = """\
   function show() {
     var n = Number(range.value);
     board.src = base + n + ".png?v=" + tags[n];
+    if (board.parentNode.href !== undefined) { board.parentNode.href = board.src; }
     if (label) { label.textContent = String(n); }
     if (said) { said.hidden = true; }  // it told the position the page opened at
     if (prev) { prev.href = link(Math.max(0, n - 1)); }
