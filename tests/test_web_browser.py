@@ -37,13 +37,13 @@ import aiohttp
 import pytest
 import pytest_asyncio
 
-from bot import i18n, registry
+from bot import i18n
 from bot.boards import Boards
 from bot.ratings import Rating
 from bot.service import GameService
 from bot.session import Session
 from bot.storage import MoveRecord, Storage, open_storage
-from tests.web_games import GUILD, SiteGames, seeded_site_data
+from tests.web_games import GUILD, SiteGames, built_specs, seeded_site_data
 from web.guard import WebLimits
 from web.site import WebSite
 
@@ -71,7 +71,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 ROOT = Path(__file__).resolve().parents[1]
 ARTEFACTS = ROOT / "test-artefacts" / "web"
 BASE = "https://games.example.org"  # the public address in link previews (never fetched)
-KINDS = tuple(registry.specs())
+KINDS = tuple(built_specs())
 REQUIRED = os.environ.get("CARAVANSERAI_BROWSER_TESTS", "").strip().lower() == "required"
 CHROMIUM_ARGS = [
     "--headless=new",
@@ -144,7 +144,7 @@ async def served(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Serv
     storage = await open_storage(f"sqlite:///{db}")
     service = GameService(storage)
     games = await seeded_site_data(service)
-    boards = Boards.of_games(registry.specs())
+    boards = Boards.of_games(built_specs())
     # One client opens every page: the default per-client bucket would refuse some.
     site = WebSite(service, boards, BASE, limits=WebLimits(burst=100_000, per_second=1000.0))
     port = await site.start("127.0.0.1", 0)
@@ -326,7 +326,7 @@ async def check_game_page(page: Page, served: Served, game_id: int) -> None:
     ratings = await served.storage.ratings(GUILD, kind)
     seats = page.locator(".seats > li")
     assert await texts(seats.locator(".name")) == [seat.name for seat in record.seats]
-    picture = registry.specs()[kind].load_picture()
+    picture = built_specs()[kind].load_picture()
     for index, seat in enumerate(record.seats):
         item = seats.nth(index)
         colour = "#{:02x}{:02x}{:02x}".format(*picture.seat_colour(seat.seat))

@@ -25,7 +25,7 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
-from bot import i18n, registry
+from bot import i18n
 from bot.boards import Boards, seat_tags
 from bot.charts import score_chart_png
 from bot.ratings import Rating
@@ -35,7 +35,7 @@ from bot.session import Session
 from bot.storage import STATUSES, Storage, open_storage
 from games import catalogue
 from render.chart import score_chart
-from tests.web_games import GUILD, SiteGames, hidden_faces, seeded_site_data
+from tests.web_games import GUILD, SiteGames, built_specs, hidden_faces, seeded_site_data
 from web.guard import Busy, DrawGate, WebLimits
 from web.site import WebSite
 
@@ -43,7 +43,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "https://games.example.org"
-SPECS = registry.specs()
+SPECS = built_specs()
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
