@@ -35,6 +35,14 @@ from tests.service_games import (
 HALF = 0.5
 
 
+@pytest.fixture(autouse=True)
+async def greedy_takeovers(service: GameService) -> None:
+    """The AI that plays a resigned seat plays greedy here, at once: these tests
+    are about who is rated, not about how well it plays (the server's default,
+    normal, thinks 0.25 s a decision)."""
+    await service.set_takeover_level(GUILD, "easy")
+
+
 def progress(session: Session) -> float:
     """How far the game has run, by its engine's public measure."""
     return float(session.engine.progress(session.state))

@@ -317,6 +317,7 @@ async def test_a_player_the_ai_replaced_for_most_of_the_game_is_not_rated(db_url
     alice, bob, carol, channel = 1, 2, 3, 78
     async with await open_storage(db_url) as storage:
         service = GameService(storage, all_specs())
+        await service.set_takeover_level(GUILD, "easy")  # Carol's seat played at once
         await service.create(
             kind="desert", guild_id=GUILD, channel_id=channel, user_id=alice, name="Alice"
         )
