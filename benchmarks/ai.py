@@ -127,11 +127,20 @@ def _opponent_budget(
     )
 
 
-def matches(specs: Sequence[GameSpec], games: int, opponents: Sequence[str]) -> Iterator[Match]:
+def matches(
+    specs: Sequence[GameSpec],
+    games: int,
+    opponents: Sequence[str],
+    sizes: Sequence[int] | None = None,
+) -> Iterator[Match]:
+    """Each game's smallest and largest tables (only those of ``sizes`` if given)
+    against each opponent level."""
     for spec in specs:
         engine = spec.engine
         tables = dict.fromkeys((engine.min_players, engine.max_players))
         for players in tables:
+            if sizes and players not in sizes:
+                continue
             for opponent in opponents:
                 yield Match(spec.kind, players, opponent, games)
 
@@ -275,6 +284,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--against", action="append", choices=("easy", "normal"), help="only this opponent"
     )
+    parser.add_argument(
+        "--players", action="append", type=int, help="only tables of this size (repeatable)"
+    )
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "benchmarks.md")
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
@@ -282,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         args.seconds = 0.05
     games = args.games if args.games is not None else (2 if args.quick else FULL_GAMES)
     specs = [s for k, s in registry.specs().items() if not args.game or k in args.game]
-    todo = list(matches(specs, games, args.against or ("easy", "normal")))
+    todo = list(matches(specs, games, args.against or ("easy", "normal"), args.players))
     start = time.perf_counter()
     results = run(todo, args.jobs, args.seconds, args.iterations)
     wall = time.perf_counter() - start

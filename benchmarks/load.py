@@ -97,8 +97,8 @@ holding {active:,} idle games besides its {few} games played and the other only
 its {few}; both get the same load at the same time ({few} tables each, fresh
 games, think 0.5–1 s), so whatever else the machine does weighs on both alike.
 The web run is the pool run again with `WEB_PORT` set and {readers} readers
-asking, one request at a time each, for the games' pages, current boards, early
-positions and servers' pages as fast as they are answered (benchmarks/load_web.py);
+asking, one request at a time each, for the games' pages, current boards,
+start positions and servers' pages as fast as they are answered (benchmarks/load_web.py);
 they all come from 127.0.0.1, so past one client's allowance they get 429s.
 On this 2-core machine two processes serve about what one does: each starts
 its own pool, and all of them share the same two cores with the fake Discord;

@@ -2,7 +2,7 @@
 browsers read the pages of the games being played, as fast as the bot answers.
 
 Each reader loops over the tables' games, asking in turn for a game's page, its
-current board, a past position's board and the server's page, one request at a
+current board, its start position's board and the server's page, one request at a
 time (a closed loop, like the players without think time). They all come from
 127.0.0.1, so they share one client's allowance: past it, the bot answers 429
 at once. The figure that matters is the players' board latency beside it: the
@@ -55,12 +55,12 @@ class Reading:
 
 
 def paths(tables: list[Table], rng: random.Random) -> list[str]:
-    """A reader's round: every game's page, its board now, an early position, its server."""
+    """A reader's round: every game's page, its board now and at the start, its server."""
     out = []
     for table in tables:
         for game in table.games:
             page = f"/s/{table.guild.id}/g/{game.game_id}"
-            out += [page, f"{page}/board.png", f"{page}/board/{rng.randint(0, 2)}.png"]
+            out += [page, f"{page}/board.png", f"{page}/board/0.png"]
         out.append(f"/s/{table.guild.id}")
     rng.shuffle(out)
     return out
