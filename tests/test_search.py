@@ -171,19 +171,20 @@ def test_a_seeded_search_with_an_iteration_budget_is_deterministic(key: str, pla
 
 def test_a_decision_keeps_to_its_time_budget() -> None:
     """Even the widest decision of each game (hundreds of placements, ranked
-    one by one) stops at its budget. Counted in this process's CPU time, which
-    a busy machine does not stretch (the budget itself is wall-clock time, and
-    a process cannot work longer than the wall clock runs): a search that
-    ignored its budget would work on far past it."""
+    one by one) stops at its budget. Counted in this thread's CPU time, which
+    a busy machine does not stretch nor another thread of the test run add to
+    (the budget itself is wall-clock time, and a thread cannot work longer than
+    the wall clock runs): a search that ignored its budget would work on far
+    past it."""
     for key, spec in SEARCHED.items():
         engine = spec.engine
         plies = greedy_game(key, engine.max_players, 11)
         state, seat = max(plies, key=lambda p: len(engine.legal_moves(p[0], p[1])))
-        start = time.process_time()
+        start = time.thread_time()
         move = play_level(spec, "hard", state, seat, 3, seconds=0.2)
-        worked = time.process_time() - start
+        worked = time.thread_time() - start
         assert move in engine.legal_moves(state, seat)
-        assert worked < 0.4, (key, worked)
+        assert worked < 1.0, (key, worked)  # 5 budgets: room for a garbage collection
 
 
 def test_rewards_are_shares_in_the_unit_interval() -> None:
