@@ -9,6 +9,7 @@ Routes (every id a plain decimal number; anything else is "not found")::
     GET /s/<server>/g/<game>/chart.png      a finished game's score chart (immutable)
     GET /oembed?url=<page address>          link preview data (JSON)
     GET /static/site-<hash>.css             the style sheet (immutable)
+    GET /static/icon-<hash>.png             the pages' icon (immutable; /favicon.ico too)
 
 Every page takes ``?lang=en|fr`` (else the browser's Accept-Language).
 
@@ -22,9 +23,11 @@ body and headers), so an address reveals nothing about what exists.
 are brought within it, an unknown ``lang`` falls back to the browser's. A
 link shared with a typo still shows the page.
 
-**Bounded work.** A per-client token bucket (429 with Retry-After), a
-site-wide bound on draws in flight (429 at once beyond it), drawing and
-replays in the CPU pool (``images.py``), no board ever drawn for a page. Any
+**Bounded work.** A per-client token bucket (429 with Retry-After; behind a
+trusted proxy, by its X-Forwarded-For entry), a site-wide bound on draws
+running (one fewer than the pool's workers) with a short line of its own (429
+at once beyond it), drawing and replays in the CPU pool (``images.py``), no
+board ever drawn for a page. Any
 other failure is logged and answered with a 500 page without details.
 """
 
