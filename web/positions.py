@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.replay import Row, states_after
+from bot.replay import Row, replay
 from bot.storage import MoveRecord
 from games.contract import Game
 
@@ -43,7 +43,4 @@ def public_views(
 ) -> list[Any]:
     """The spectator's view at every position (``len(rows) + 1`` of them).
     Raises :class:`bot.replay.ReplayError` when the log does not replay."""
-    start = engine.new(players, seed, options)
-    views = [engine.view(start, None)]
-    views.extend(engine.view(step.state, None) for _, step in states_after(engine, start, rows))
-    return views
+    return [engine.view(state, None) for state in replay(engine, players, seed, options, rows)]
