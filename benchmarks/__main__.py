@@ -13,26 +13,33 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import os
 import platform
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 from benchmarks.async_play import async_play_figures
 from benchmarks.common import Figure, percentile, timed
 from benchmarks.load import load_figures
+from benchmarks.pool_start import first_board_figures
 from bot import registry
 from bot.service import GameService
 from bot.session import Session
 from bot.storage import open_storage
 from cogs.suggest import move_choices
 from games.contract import GameSpec, bot_move
+from render.png import png_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
+RENDER_OVER_FLOOR = 1.5  # a render may cost this many times its own PNG encoding
 NAMES = ["Alice", "Bob", "Chloé", "Driss", "Émile"]
 # The report's parts: "platform" (every game's figures, async play), "load"
 # (whose rows are named "load: …").
@@ -105,6 +112,7 @@ def bench_render(spec: GameSpec, repeat: int) -> list[Figure]:
         game = states_of_a_game(spec, count, 3)
         sizes.append(len(renderer.board(engine.view(game[len(game) // 2], None), names, "en")))
     median = statistics.median(samples)
+    drawn, floor = render_and_floor(lambda: renderer.board(view, names, "en"), repeat)
     return [
         Figure(
             f"{spec.kind}: render, {players} players mid-game, median",
@@ -113,12 +121,30 @@ def bench_render(spec: GameSpec, repeat: int) -> list[Figure]:
             median <= 60,
         ),
         Figure(
+            f"{spec.kind}: render vs its encode floor (quantize + PNG of the same image), median",
+            f"{drawn / floor:.2f}× ({drawn:.1f} vs {floor:.1f} ms)",
+            f"≤ {RENDER_OVER_FLOOR}×",
+            drawn / floor <= RENDER_OVER_FLOOR,
+        ),
+        Figure(
             f"{spec.kind}: PNG size, every player count mid-game, max",
             f"{max(sizes) / 1024:.0f} KB",
             "≤ 400 KB",
             max(sizes) <= 400 * 1024,
         ),
     ]
+
+
+def render_and_floor(render: Callable[[], bytes], repeat: int) -> tuple[float, float]:
+    """Median ms of a whole render (drawing, then quantizing and encoding as PNG)
+    and of the encoding alone of the same picture: the floor no drawing can go
+    under. Taken in turns, so the machine's moods weigh on both alike."""
+    picture = Image.open(io.BytesIO(render())).convert("RGB")
+    drawn, encoded = [], []
+    for _ in range(repeat):
+        drawn += timed(render, 1)
+        encoded += timed(lambda: png_bytes(picture), 1)
+    return statistics.median(drawn), statistics.median(encoded)
 
 
 async def bench_service(spec: GameSpec, moves: int) -> list[Figure]:
@@ -278,6 +304,7 @@ def platform_figures(scale: float) -> list[Figure]:
         figures += bench_playouts(spec, max(2, int(10 * scale)))
         figures += asyncio.run(bench_service(spec, max(50, int(400 * scale))))
     figures += async_play_figures(specs, scale)
+    figures += first_board_figures({s.kind: s for s in specs})
     return figures
 
 

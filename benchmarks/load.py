@@ -59,6 +59,8 @@ SIZE = "size: 2 processes, each its database"
 WEB = "SQLite, 1 process, pool, web pages read"
 READERS = 8  # closed-loop readers of the web pages in the WEB run
 BOARD_P95_MS = 300
+LOOP_MS_PER_MOVE = 6.0  # event-loop CPU per move, its autocomplete queries included
+MORE_TABLES = (48, 160)  # the pool again with more games at once, closed loop: overload
 POOL_GAIN = 1.8
 NO_SLOWER = 1.15  # the big database's figures may exceed the small one's by this (noise)
 # Settings of the machine or a developer's shell that would change a run.
@@ -290,7 +292,7 @@ async def play_run(
                     results = await asyncio.gather(*(drive(fake, g, load) for g in groups))
                 stop.set()
                 for result in results:
-                    result.cpu = meter.shares
+                    result.cpu, result.cpu_seconds = meter.shares, meter.seconds
                     report(run, result)
                 outcome.measured.append(list(results))
                 if readers is not None:
@@ -314,10 +316,12 @@ async def play_run(
 
 def report(run: Run, m: Measured) -> None:
     cpu = ", ".join(f"{part} {share:.0%}" for part, share in m.cpu.items())
+    per_move = ", ".join(f"{part} {m.per_move_ms(part):.1f}" for part in m.cpu_seconds)
     print(
         f"  {run.label}, {m.load.label}: {m.rate:.1f} moves/s, board p50 {m.board(0.5):.0f}"
-        f" p95 {m.board(0.95):.0f} ms, ack p95 {m.ack(0.95):.0f} ms, {len(m.board_ms)} moves;"
-        f" CPU (of one core, the whole run): {cpu}"
+        f" p95 {m.board(0.95):.0f} ms, ack p95 {m.ack(0.95):.0f} ms, autocomplete p95"
+        f" {m.complete(0.95):.0f} ms, {len(m.board_ms)} moves, {m.late} late, {m.busy} busy;"
+        f" CPU (of one core, the whole run): {cpu}; CPU ms per move: {per_move}"
         + (f"; {len(m.errors)} errors: {m.errors[:3]}" if m.errors else "")
     )
 
@@ -343,6 +347,19 @@ def plan(scale: float) -> tuple[list[Run], int]:
         # Two processes side by side, each on its own database and its own 10 tables.
         Run(SIZE, "sqlite", 2, None, (small,), (idle, 0), tables=2 * FEW, games_each=1),
         Run(WEB, "sqlite", 1, None, both, (idle,), games_each=each, web_readers=READERS),
+        *(
+            Run(
+                f"{POOL}, {tables} games",
+                "sqlite",
+                1,
+                None,
+                (Load(f"{tables} games, no think time", 2.5 if quick else 15, warmup),),
+                (idle,),
+                tables=tables,
+                games_each=each,
+            )
+            for tables in MORE_TABLES
+        ),
         Run("PostgreSQL, 1 process, pool", "postgresql", 1, None, others, (idle,), games_each=each),
         Run("PostgreSQL, 2 processes", "postgresql", 2, None, others, (idle,), games_each=each),
     ]
@@ -382,7 +399,41 @@ def figures(outcomes: list[Outcome], idle: int) -> list[Figure]:
         found.append(two_vs_one(backend, one, two))
     found.append(size_comparison(by_label[SIZE].first(), idle))
     found += web_comparison(by_label[POOL], by_label[WEB])
+    for outcome in outcomes:
+        if outcome.run.label != SIZE:
+            found += [loop_cost(outcome.run, measured[0]) for measured in outcome.measured]
+            found += [in_time(outcome.run, measured[0]) for measured in outcome.measured]
     return found
+
+
+def loop_cost(run: Run, m: Measured) -> Figure:
+    """The bot's CPU per move by part: its event loop (the figure that bounds how
+    many tables one process serves), its other threads, its workers."""
+    parts = {"bot loops": "loop", "bot threads": "threads", "bot workers": "workers"}
+    value = ", ".join(f"{short} {m.per_move_ms(part):.1f}" for part, short in parts.items())
+    if "postgres" in m.cpu_seconds:
+        value += f", postgres {m.per_move_ms('postgres'):.1f}"
+    value += f" ms (players + fake Discord {m.per_move_ms('players + fake'):.1f})"
+    loop = m.per_move_ms("bot loops")  # each move is one process's (the shard's)
+    pooled = run.workers != 0
+    return Figure(
+        f"load: {run.label}, {m.load.label}: CPU per move, 3 autocomplete queries included",
+        value,
+        f"loop ≤ {LOOP_MS_PER_MOVE:.0f} ms" if pooled else "—",
+        not pooled or loop <= LOOP_MS_PER_MOVE,
+    )
+
+
+def in_time(run: Run, m: Measured) -> Figure:
+    """Interactions answered after Discord's 3 s (none may be), autocomplete's
+    latency and how often it said "busy"."""
+    return Figure(
+        f"load: {run.label}, {m.load.label}: late interactions (after 3 s);"
+        " autocomplete p50 / p95, busy answers",
+        f"{m.late} late; {m.complete(0.5):.0f} / {m.complete(0.95):.0f} ms, {m.busy} busy",
+        "0 late",
+        m.late == 0,
+    )
 
 
 def row(run: Run, m: Measured) -> Figure:

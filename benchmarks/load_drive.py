@@ -3,13 +3,19 @@ loopback Discord, each player sending a whole turn as ``/desert move`` as soon a
 a while after) the board of the previous turn is posted.
 
 Each table (two players, one server) plays its games one after the other, in a
-channel each; the driver keeps a local engine copy of every game, loaded from the
-database once, to pick a random legal whole turn and to know whose turn it is
-(no AI seats, so nothing happens that the driver does not play itself).
+channel each. Before each move the player types it into the command's
+autocomplete, as players do: three queries (the empty field, which brings the
+bot's ★ whole-turn idea, then the first character and the first three). The
+driver keeps a local engine copy of every game, loaded from the database once,
+to pick a random legal whole turn and to know whose turn it is (no AI seats, so
+nothing happens that the driver does not play itself).
 
 Latency is measured on one clock, the event loop's: from the interaction's
 dispatch by the fake (``dispatched_at``) to the moment the fake received the
-post carrying ``board.png`` (:class:`StampedFake` notes it).
+post carrying ``board.png`` (:class:`StampedFake` notes it). An interaction is
+*late* when its first answer (the autocomplete's choices, the command's
+acknowledgement) did not reach the fake within Discord's 3 s: a player would
+have read "This interaction failed" or seen no suggestions.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.world import Channel, Guild, Message, User
 
 SHARDS = 2  # guilds get ids on shard 0 or 1 of 2, for the runs with two processes
+TYPED = (0, 1, 3)  # what a player has typed of his move at each autocomplete query
+BUSY = "busy"  # the autocomplete's overload answer starts with this value (cogs/play.py)
 
 
 class StampedFake(FakeDiscord):
@@ -108,7 +116,12 @@ class Measured:
     board_ms: list[float]  # moves dispatched inside the window
     ack_ms: list[float]
     errors: list[str]
+    complete_ms: list[float] = field(default_factory=list)  # autocomplete answers, in the window
+    late: int = 0  # interactions answered after Discord's 3 s (or never), the whole run
+    busy: int = 0  # autocomplete queries answered "busy" (overload), the whole run
+    answered: int = 0  # boards posted, the whole run (the CPU figures divide by it)
     cpu: dict[str, float] = field(default_factory=dict)  # share of one core, by part
+    cpu_seconds: dict[str, float] = field(default_factory=dict)  # CPU seconds, by part
 
     @property
     def rate(self) -> float:
@@ -120,6 +133,13 @@ class Measured:
     def ack(self, q: float) -> float:
         return percentile(self.ack_ms, q) if self.ack_ms else float("nan")
 
+    def complete(self, q: float) -> float:
+        return percentile(self.complete_ms, q) if self.complete_ms else float("nan")
+
+    def per_move_ms(self, part: str) -> float:
+        """CPU milliseconds of one part (see ``CpuMeter``) per board posted."""
+        return self.cpu_seconds.get(part, 0.0) * 1000 / max(1, self.answered)
+
 
 async def drive(fake: StampedFake, tables: list[Table], load: Load) -> Measured:
     """Every table plays until the window closes; in-flight moves are waited for."""
@@ -127,9 +147,34 @@ async def drive(fake: StampedFake, tables: list[Table], load: Load) -> Measured:
     begin = loop.time() + load.warmup
     end = begin + load.seconds
     samples: list[tuple[float, float, float]] = []  # dispatched, acknowledged, board posted
+    completions: list[tuple[float, float]] = []  # dispatched, answered
     errors: list[str] = []
+    late = busy = 0
+
+    async def type_in(user: User, channel: Channel, text: str) -> None:
+        """The player's autocomplete queries while typing ``text``."""
+        nonlocal late, busy
+        for typed in TYPED:
+            asked = loop.time()
+            try:
+                choices = await fake.autocomplete(
+                    user,
+                    channel,
+                    "desert move",
+                    {"notation": text[:typed]},
+                    focused="notation",
+                    timeout=fake.interaction_deadline + 0.5,
+                )
+            except (AssertionError, TimeoutError):  # refused as too late, or never answered
+                late += 1
+                continue
+            answered = loop.time()
+            late += answered - asked > fake.interaction_deadline
+            completions.append((asked, answered))
+            busy += bool(choices) and str(choices[0].get("value", "")).startswith(BUSY)
 
     async def play(table: Table) -> None:
+        nonlocal late
         turns = 0
         while loop.time() < end and (game := table.current()) is not None:
             if load.turns is not None and turns >= load.turns:
@@ -143,18 +188,21 @@ async def drive(fake: StampedFake, tables: list[Table], load: Load) -> Measured:
             text, after = whole_turn(game.state, seat, table.rng)
             channel = next(c for c in table.channels if c.id == game.channel_id)
             user = table.users[game.users[seat]]
+            await type_in(user, channel, text)
             it = await fake.slash(user, channel, "desert move", {"notation": text})
             try:
                 message = await it.final(timeout=60)
             except (AssertionError, TimeoutError) as exc:
+                late += it.record.response is None
                 errors.append(f"game {game.game_id} {text!r}: {exc}")
                 return  # the table stops: its local copy may be wrong now
-            if it.ephemeral or message.id not in fake.board_at:
+            if message.ephemeral or message.id not in fake.board_at:
                 errors.append(f"game {game.game_id} {text!r}: {message.content[:200]!r}")
                 return
             game.state = after
             record = it.record
             assert record.dispatched_at is not None and record.response is not None
+            late += record.response.at - record.dispatched_at > fake.interaction_deadline
             samples.append((record.dispatched_at, record.response.at, fake.board_at[message.id]))
 
     await asyncio.gather(*(play(t) for t in tables))
@@ -166,4 +214,8 @@ async def drive(fake: StampedFake, tables: list[Table], load: Load) -> Measured:
         board_ms=[(posted - sent) * 1000 for sent, _, posted in window],
         ack_ms=[(acked - sent) * 1000 for sent, acked, _ in window],
         errors=errors,
+        complete_ms=[(answered - sent) * 1000 for sent, answered in completions if sent >= begin],
+        late=late,
+        busy=busy,
+        answered=len(samples),
     )

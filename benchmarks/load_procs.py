@@ -42,29 +42,49 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of one process so far (0 once it is gone)."""
+def _stat_cpu(path: str) -> float:
+    """User + system CPU seconds from a /proc ``stat`` file (0 once it is gone)."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        stat = Path(path).read_text()
     except OSError:
         return 0.0
     fields = stat[stat.rindex(")") + 2 :].split()
     return (int(fields[11]) + int(fields[12])) / _TICK
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process so far, all its threads (0 once it is gone)."""
+    return _stat_cpu(f"/proc/{pid}/stat")
+
+
+def main_thread_seconds(pid: int) -> float:
+    """CPU time of a process's main thread alone: a bot's event loop (its thread id
+    is the process id; the database thread and the pool's feeder threads are others)."""
+    return _stat_cpu(f"/proc/{pid}/task/{pid}/stat")
+
+
 class CpuMeter:
-    """CPU used during a block, as a share of one core: the bots' event loops (their
-    main processes), their worker processes, PostgreSQL's server processes if
-    ``postgres`` (the postmaster) is given, and this process (players + fake Discord)."""
+    """CPU used during a block, in seconds and as a share of one core, by part:
+
+    - ``bot loops``: the bots' main threads, where the event loop runs;
+    - ``bot threads``: their other threads: aiosqlite's database thread (queries,
+      SQLite itself) and the process pool's threads (pickling jobs, reading results);
+    - ``bot workers``: their CPU worker processes (boards, suggestions, bots);
+    - ``postgres``: PostgreSQL's server processes, if ``postgres`` (the postmaster) is given;
+    - ``players + fake``: this process (the players and the loopback Discord).
+    """
 
     def __init__(self, bots: list[BotProcess], postgres: int | None = None) -> None:
         self.mains = [b.process.pid for b in bots if b.process is not None]
         self.postgres = postgres
+        self.seconds: dict[str, float] = {}
         self.shares: dict[str, float] = {}
 
     def _sample(self) -> dict[str, float]:
+        loops = sum(main_thread_seconds(p) for p in self.mains)
         parts = {
-            "bot loops": sum(cpu_seconds(p) for p in self.mains),
+            "bot loops": loops,
+            "bot threads": sum(cpu_seconds(p) for p in self.mains) - loops,
             "bot workers": sum(cpu_seconds(w) for m in self.mains for w in descendants(m)),
             "players + fake": time.process_time(),
         }
@@ -85,7 +105,8 @@ class CpuMeter:
     ) -> None:
         after = self._sample()
         wall = after.pop("wall") - self._before["wall"]
-        self.shares = {part: (used - self._before[part]) / wall for part, used in after.items()}
+        self.seconds = {part: used - self._before[part] for part, used in after.items()}
+        self.shares = {part: used / wall for part, used in self.seconds.items()}
 
 
 def postmaster(folder: str) -> int | None:

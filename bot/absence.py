@@ -332,4 +332,5 @@ class Absence:
             now.dm_reminders if dm_reminders is None else dm_reminders,
         )
         await self.sessions.storage.set_user_settings(user_id, chosen)
+        self.sessions.settings.forget(user_id)
         return chosen

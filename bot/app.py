@@ -23,6 +23,7 @@ from bot.boards import Boards
 from bot.config import Config, ConfigError, shards_of
 from bot.cpu import CpuPool
 from bot.errors import refusal
+from bot.player_settings import PlayerSettings
 from bot.service import REPLY_HOOK, GameService, Limits
 from bot.storage import ReplyHook, Storage, open_storage
 from bot.translator import CommandTranslator
@@ -61,7 +62,7 @@ class Tree(app_commands.CommandTree["Caravanserai"]):
     """Turns refusals into ephemeral replies; logs everything unexpected."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        await prepare_interaction(self.client.storage, interaction)
+        await prepare_interaction(self.client.service.sessions.settings, interaction)
         return True
 
     async def on_error(
@@ -99,11 +100,11 @@ class Tree(app_commands.CommandTree["Caravanserai"]):
 LOCALES = {"en": discord.Locale.american_english, "fr": discord.Locale.french}
 
 
-async def prepare_interaction(storage: Storage, interaction: discord.Interaction) -> None:
+async def prepare_interaction(settings: PlayerSettings, interaction: discord.Interaction) -> None:
     """Before an interaction is handled (in the task that handles it): answer in
     the player's language, and let a turn it saves note where its placeholder is."""
     note_reply_hook(interaction)
-    await apply_language(storage, interaction)
+    await apply_language(settings, interaction)
 
 
 def note_reply_hook(interaction: discord.Interaction) -> None:
@@ -112,11 +113,11 @@ def note_reply_hook(interaction: discord.Interaction) -> None:
     REPLY_HOOK.set(ReplyHook(interaction.application_id, interaction.token))
 
 
-async def apply_language(storage: Storage, interaction: discord.Interaction) -> None:
+async def apply_language(settings: PlayerSettings, interaction: discord.Interaction) -> None:
     """A player who chose a language in /settings is answered in it, whatever
     Discord's own language (private replies, suggestions, errors)."""
     try:
-        chosen = (await storage.user_settings(interaction.user.id)).lang
+        chosen = await settings.language(interaction.user.id)
     except Exception:
         log.exception("Reading the settings of user %s", interaction.user.id)
         return
@@ -148,9 +149,12 @@ class Caravanserai(commands.AutoShardedBot):
     other processes."""
 
     def __init__(self, config: Config) -> None:
-        # Slash commands only: no message content or member intents needed.
-        intents = discord.Intents.default()
-        intents.message_content = False
+        # Slash commands and components only: the servers, channels and threads
+        # (GUILDS) are all the bot needs to see. Messages, typing, reactions and
+        # the rest would each be an event parsed on the event loop for nothing;
+        # in a busy server, most of the gateway's traffic.
+        intents = discord.Intents.none()
+        intents.guilds = True
         sharding: dict[str, Any] = {}  # none: Discord's recommended count, all here
         if config.shard_count is not None:
             sharding["shard_count"] = config.shard_count

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.cpu import INLINE, CpuPool
 from bot.session import Session
-from games.contract import GameSpec, Picture, Seat
+from games.contract import Game, GameSpec, Picture, Seat
+from games.text import Term
 
 # Boards drawn lately, kept for a turn post and the /game board asked right after it.
 CACHE_SIZE = 128
@@ -50,6 +52,8 @@ class Boards:
         self.pool = pool
         self._drawn: OrderedDict[_Board, bytes] = OrderedDict()  # newest last
         self._drawing: dict[_Board, asyncio.Task[bytes]] = {}
+        # The engine's summary of each drawn version, worked out with its board.
+        self._summaries: OrderedDict[tuple[int, int], tuple[Term, ...]] = OrderedDict()
 
     @classmethod
     def of_games(cls, specs: Mapping[str, GameSpec], pool: CpuPool = INLINE) -> Boards:
@@ -76,16 +80,50 @@ class Boards:
         return await asyncio.shield(task)
 
     async def _draw(self, board: _Board, session: Session) -> bytes:
-        drawing = self.picture(session.kind).board
-        png = await self.pool.run(
-            drawing, session.view(board.viewer), list(session.names), board.lang, seat_tags(session)
+        png, summary = await self.pool.run(
+            draw_board,
+            self.picture(session.kind),
+            session.engine,
+            session.state,
+            board.viewer,
+            list(session.names),
+            board.lang,
+            seat_tags(session),
         )
         self._drawn[board] = png
+        self._summaries[board.game_id, board.version] = summary
         while len(self._drawn) > CACHE_SIZE:
             self._drawn.popitem(last=False)
+        while len(self._summaries) > CACHE_SIZE:
+            self._summaries.popitem(last=False)
         return png
+
+    def summary(self, session: Session) -> tuple[Term, ...]:
+        """The engine's per-seat summary of the session's state (the turn post's
+        text beside the board): the one worked out with its board when drawn, else
+        worked out here."""
+        known = self._summaries.get((session.id, session.record.version))
+        if known is not None:
+            return known
+        return tuple(session.engine.summary(session.state))
 
     async def hand(self, session: Session, seat: Seat, lang: str) -> bytes | None:
         """A seat's private image for /game hand, or None if the game has none."""
         drawing = self.picture(session.kind).hand
         return await self.pool.run(drawing, session.view(seat), list(session.names), lang)
+
+
+def draw_board(
+    picture: Picture,
+    engine: Game[Any, Any],
+    state: Any,
+    viewer: Seat | None,
+    names: Sequence[str],
+    lang: str,
+    tags: Sequence[str | None],
+) -> tuple[bytes, tuple[Term, ...]]:
+    """In a worker: the board ``viewer`` sees, as PNG, and the engine's summary of
+    the state. Both are pure functions of the state that cost the event loop a
+    millisecond or so; here they cost it nothing but the state's pickling."""
+    png = picture.board(engine.view(state, viewer), names, lang, list(tags))
+    return png, tuple(engine.summary(state))

@@ -46,6 +46,9 @@ class ConfigError(Exception):
     """The configuration cannot work; the message tells the user what to do."""
 
 
+MAX_ANSWER_WITHIN = 2.5  # seconds: Discord drops an interaction not answered within 3
+
+
 @dataclass(frozen=True)
 class Config:
     # Never in a repr (logs, tracebacks, debuggers): whoever has it controls the bot.
@@ -56,6 +59,9 @@ class Config:
     api_base: str | None = None
     gateway_url: str | None = None
     clock_check_seconds: float = 60.0  # how often due turn clocks are looked at
+    # How long a turn post may take to be ready and be the move's answer before
+    # "thinking…" is said and the post follows (cogs/deadline.py); 0: always say it first.
+    answer_within_seconds: float = 2.0
     # No squatting, per user and server: open lobbies of one's own, tables sat at,
     # and hours after which an untouched lobby closes (0 = never).
     max_lobbies: int = 2
@@ -206,6 +212,7 @@ def load_config(environ: Mapping[str, str] | None = None, dotenv: Path | None = 
         api_base=_url(env, "DISCORD_API_BASE", ("http://", "https://")),
         gateway_url=_url(env, "DISCORD_GATEWAY_URL", ("ws://", "wss://")),
         clock_check_seconds=_seconds(env, "CLOCK_CHECK_SECONDS", 60.0),
+        answer_within_seconds=_answer_within(env),
         max_lobbies=_count(env, "MAX_LOBBIES_PER_USER", 2),
         max_games=_count(env, "MAX_GAMES_PER_USER", 10),
         lobby_expiry_hours=_hours(env.get("LOBBY_EXPIRY_HOURS", "48"), "LOBBY_EXPIRY_HOURS"),
@@ -369,6 +376,22 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
         seconds = math.nan
     if not math.isfinite(seconds) or seconds <= 0:
         raise ConfigError(f"{name}={value!r} is not a number of seconds (more than 0).")
+    return seconds
+
+
+def _answer_within(env: Mapping[str, str]) -> float:
+    """ANSWER_WITHIN_SECONDS: 0 to MAX_ANSWER_WITHIN (Discord drops an interaction
+    not answered within 3 s; the answer itself takes a moment to get there)."""
+    value = env.get("ANSWER_WITHIN_SECONDS", "2").strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not 0 <= seconds <= MAX_ANSWER_WITHIN:
+        raise ConfigError(
+            f"ANSWER_WITHIN_SECONDS={value!r} is not a number of seconds from 0 to"
+            f" {MAX_ANSWER_WITHIN:g}."
+        )
     return seconds
 
 

@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 log = logging.getLogger(__name__)
 
 OWNER_CHECK_SECONDS = 1.0
+START_SECONDS = 60.0  # start() stops asking for every worker's answer after this
 
 T = TypeVar("T")
 
@@ -48,6 +49,7 @@ def _prepare_worker(extra_games: Sequence[str], owner: int) -> None:
 
     registry.configure(extra_games)
     registry.specs()  # import the engines now, not during the first job
+    import bot.warm_worker  # noqa: F401  (draws; already done where the forkserver did)
 
 
 def _exit_with(owner: int) -> None:
@@ -61,15 +63,20 @@ def _exit_with(owner: int) -> None:
             os._exit(0)
 
 
-def _ready() -> bool:
-    return True
+def _worker_pid() -> int:
+    return os.getpid()
 
 
 def _start_method() -> multiprocessing.context.BaseContext:
     """forkserver where it exists (Linux): workers do not inherit the event loop's
-    threads and sockets, and start faster than spawn; spawn elsewhere."""
+    threads and sockets, and start faster than spawn; spawn elsewhere. The
+    forkserver imports (and so runs) bot.warm_worker before forking any worker."""
     methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" not in methods:
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["bot.warm_worker"])
+    return context
 
 
 class CpuPool:
@@ -101,14 +108,20 @@ class CpuPool:
         return self._executor
 
     async def start(self) -> None:
-        """Start every worker now (importing Pillow and the games takes a second),
-        so the first boards after a start are not slow."""
+        """Start every worker now, warm (Pillow, the games and their pictures'
+        caches loaded: bot.warm_worker), so the first boards after a start are as
+        fast as the others. Returns once each worker has answered a job."""
         if self.inline:
             return
         executor = self._executor_now()
         loop = asyncio.get_running_loop()
-        # Workers are started on demand, one per job that finds none idle.
-        await asyncio.gather(*(loop.run_in_executor(executor, _ready) for _ in range(self.workers)))
+        # Workers are started on demand, one per job that finds none idle; one
+        # that is ready early may answer twice, so ask until each has answered.
+        answered: set[int] = set()
+        deadline = loop.time() + START_SECONDS
+        while len(answered) < self.workers and loop.time() < deadline:
+            jobs = (loop.run_in_executor(executor, _worker_pid) for _ in range(self.workers))
+            answered.update(await asyncio.gather(*jobs))
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a worker (both pickled), or here with no workers."""

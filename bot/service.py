@@ -450,9 +450,18 @@ class GameService:
         return seat
 
     async def play(
-        self, channel_id: int, user_id: int, text: str, *, expected_version: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        text: str,
+        *,
+        expected_version: int | None = None,
+        kind: str | None = None,
     ) -> Saved:
         """Parse and apply a player's command and save it (AI seats move in :meth:`settle`).
+
+        ``kind``: the game the command is for (``/desert move``); another game in
+        the channel refuses it, naming its own command.
 
         ``expected_version`` is the board the player acted on (a button). If
         other seats moved since, the command is re-checked on the new board
@@ -462,6 +471,8 @@ class GameService:
         """
         text = text.strip()
         session = await self.require_session(channel_id)
+        if kind is not None and session.kind != kind:
+            raise UserError("game.wrong_command", command=f"/{session.kind}")
         seen = session.record.version if expected_version is None else expected_version
         for _ in range(RECHECKS):
             seat = self._playing_seat(session, user_id)
@@ -683,4 +694,4 @@ class GameService:
             by_ai=by_ai,
             reply_hook=REPLY_HOOK.get(),
         )
-        return Session(record, session.spec, step.state)
+        return self.sessions.written(record, session.spec, step.state)

@@ -33,7 +33,7 @@ async def run_component(interaction: discord.Interaction, action: Awaitable[None
     language, anything else is logged (discord.py only logs errors of
     dynamic items, leaving the user with "This interaction failed")."""
     try:
-        await prepare_interaction(service_of(interaction).storage, interaction)
+        await prepare_interaction(service_of(interaction).sessions.settings, interaction)
         await action
     except Exception as error:
         text = refusal(interaction.locale, error)

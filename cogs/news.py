@@ -63,7 +63,7 @@ async def notify_turn(
 ) -> None:
     """A DM to each awaited player who turned on /settings dm_turn."""
     for user_id in iter_mentions(session):
-        settings = await service.storage.user_settings(user_id)
+        settings = await service.sessions.settings.of(user_id)
         if not settings.dm_turn:
             continue
         lang = settings.lang or session.lang

@@ -28,8 +28,16 @@ from discord.ext import commands
 from bot import i18n
 from bot.errors import UserError
 from bot.service import GameService
-from bot.session import Session
+from bot.session import Saved, Session
 from bot.translator import cmd
+from cogs.deadline import (
+    BUSY_VALUE,
+    COMPLETE_SECONDS,
+    budget_left,
+    busy_choice,
+    saved_in_time,
+    within,
+)
 from cogs.suggest import move_choices, waiting_choice
 from cogs.turn_post import answer
 from games.contract import Seat
@@ -62,7 +70,7 @@ class GameCog(commands.GroupCog):
         """
         if interaction.channel_id is None:
             return None
-        session = await self.service.session_in(interaction.channel_id)
+        session = await self.service.sessions.recent_in_channel(interaction.channel_id)
         if session is None or session.kind != self.kind or session.state is None:
             return None
         seat = session.seat_of(interaction.user.id)
@@ -71,13 +79,17 @@ class GameCog(commands.GroupCog):
         return session, seat
 
     async def play(self, interaction: discord.Interaction, text: str) -> None:
-        """Validate and save the command, then publish the turn (the generic flow)."""
-        assert interaction.channel_id is not None
-        session = await self.service.require_session(interaction.channel_id)
-        if session.kind != self.kind:
-            raise UserError("game.wrong_command", command=f"/{session.kind}")
-        saved = await self.service.play(interaction.channel_id, interaction.user.id, text)
+        """Validate and save the command, then publish the turn (the generic flow).
+        Under load the player hears "thinking…" first (cogs/deadline.py)."""
+        saved = await saved_in_time(interaction, self._save(interaction, text))
         await answer(interaction, self.service, saved)
+
+    async def _save(self, interaction: discord.Interaction, text: str) -> Saved:
+        assert interaction.channel_id is not None
+        if text.strip() == BUSY_VALUE:  # the "busy" entry of an overloaded autocomplete
+            raise UserError("move.busy_picked")
+        user = interaction.user.id
+        return await self.service.play(interaction.channel_id, user, text, kind=self.kind)
 
     # ------------------------------------------------------------------ /<game> move
 
@@ -109,14 +121,18 @@ class GameCog(commands.GroupCog):
         session, seat = found
         # The bot's whole-turn idea is worked out with the AI seats', off the loop.
         lang = i18n.language(interaction.locale)  # a plain string travels to a worker
-        choices = await self.bot.cpu.run(move_choices, session, seat, current, lang)
-        return [app_commands.Choice(name=label, value=value) for label, value in choices]
+        listing = self.bot.cpu.run(move_choices, session, seat, current, lang)
+        finished, choices = await within(listing, budget_left(interaction, COMPLETE_SECONDS))
+        if not finished:  # answered late, the list would be lost: say so instead
+            choices.cancel()
+            return [busy_choice(interaction.locale)]
+        return [app_commands.Choice(name=label, value=value) for label, value in choices.result()]
 
     async def playing_here(self, interaction: discord.Interaction) -> Session | None:
         """This game, running in the channel (for who-is-awaited answers)."""
         if interaction.channel_id is None:
             return None
-        session = await self.service.session_in(interaction.channel_id)
+        session = await self.service.sessions.recent_in_channel(interaction.channel_id)
         if session is None or session.kind != self.kind or session.record.status != "active":
             return None
         return session

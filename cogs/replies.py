@@ -227,11 +227,15 @@ def seat_mark(session: Session, seat: Seat) -> str:
     return {"away": " 💤", "removed": " 🚫"}.get(record.replaced or "", "")
 
 
-def score_lines(session: Session, locale: object) -> list[str]:
-    """The compact summary beside the board: each seat, marked, with its public scores."""
+def score_lines(session: Session, locale: object, boards: Boards | None = None) -> list[str]:
+    """The compact summary beside the board: each seat, marked, with its public scores
+    (worked out with the board by ``boards`` when it drew it)."""
     if session.state is None or session.record.status != "active":
         return []
-    summary = session.engine.summary(session.state)
+    if boards is not None:
+        summary = boards.summary(session)
+    else:
+        summary = session.engine.summary(session.state)
     acting = set(session.awaited)
     lines = []
     for seat in range(len(session.names)):
@@ -304,7 +308,7 @@ async def game_message(
     return GameMessage(
         heading=heading,
         lines=(*head, *next_lines(session, locale)),
-        scores=tuple(score_lines(session, locale)),
+        scores=tuple(score_lines(session, locale, boards)),
         footer=footer,
         colour=accent(session),
         file=file,
@@ -337,6 +341,25 @@ async def post_answer(
     except discord.HTTPException as error:
         log.info("The placeholder of interaction %s stays (%s)", interaction.id, error.status)
     return posted
+
+
+async def reply_with(
+    interaction: discord.Interaction, channel: discord.abc.Messageable, message: GameMessage
+) -> discord.Message:
+    """The public answer to an interaction not acknowledged yet: the post itself
+    (a new message, so whoever it names is notified). If Discord no longer takes
+    the answer (its 3 s ran out meanwhile), the post is made in ``channel``."""
+    try:
+        callback = await interaction.response.send_message(**send_kwargs(message))  # type: ignore[call-overload]
+    except discord.NotFound:
+        log.warning("Interaction %s expired before its answer; posting it", interaction.id)
+        if message.file is not None:
+            message.file.reset()  # read by the refused upload
+        return await post_to_channel(channel, message)
+    sent = callback.resource
+    if not isinstance(sent, discord.InteractionMessage):
+        raise TypeError(f"the answer to interaction {interaction.id} is no message: {sent!r}")
+    return sent
 
 
 async def post_to_channel(

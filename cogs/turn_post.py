@@ -26,8 +26,9 @@ import discord
 from bot import i18n
 from bot.errors import UserError
 from bot.service import GameService
-from bot.session import Saved, Session
+from bot.session import MoveReport, Saved, Session
 from cogs.boards import board_file, boards_of
+from cogs.deadline import answer_budget, saved_in_time, within
 from cogs.interactions import game_here, run_component, service_of
 from cogs.news import after_post, deliver_private, report_failure, send_final_chart, tell_parent
 from cogs.replies import (
@@ -37,6 +38,7 @@ from cogs.replies import (
     game_message,
     post_answer,
     post_to_channel,
+    reply_with,
     seat_accent,
     send_kwargs,
     turn_lines,
@@ -65,7 +67,8 @@ async def answer_step(interaction: discord.Interaction, service: GameService, sa
     The channel gets the whole turn in one post when the turn ends.
     """
     locale = interaction.locale
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    if not interaction.response.is_done():  # else "thinking…" was said under load
+        await interaction.response.defer(ephemeral=True, thinking=True)
     report = await service.settle(saved)  # a step: the AI waits for the turn's end
     session = report.after
     (turn,) = report.turns
@@ -98,33 +101,62 @@ async def publish(
     saved: Saved,
     head: Sequence[str] = (),
 ) -> None:
-    """Acknowledge publicly, let AI seats play, post the turn in the game's language:
-    the player's turn and the AI's that follow it, in one post."""
+    """Let AI seats play, post the turn in the game's language: the player's turn
+    and the AI's that follow it, in one post.
+
+    The post is the interaction's answer when it is ready within the
+    acknowledgement budget (cogs/deadline.py): one request, and the post says
+    who moved. When it is not (AI seats thinking, a busy pool), "thinking…" is
+    said first and the post made in the channel, a new message that pings."""
     locale = saved.after.lang
-    await interaction.response.defer(thinking=True)
+    ready, making = await within(
+        turn_message(interaction.client, service, saved, head),
+        answer_budget(interaction),
+    )
+    if not ready and not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
     try:
-        report = await service.settle(saved)
-        lines = [*head, *turn_lines(report.after, report.turns, locale)]
-        # Seats acting at once: another move may have landed meanwhile; show the newest board.
-        now = await service.get(report.after.id) or report.after
-        boards = boards_of(interaction.client)
-        buttons = await post_buttons(interaction.client, now)
-        message = await game_message(now, lines, locale, boards=boards, buttons=buttons)
+        report, now, message = await making
         channel = interaction.client.get_partial_messageable(now.record.channel_id)
-        posted = await post_answer(interaction, channel, message)
+        if interaction.response.is_done():
+            posted = await post_answer(interaction, channel, message)
+        else:
+            posted = await reply_with(interaction, channel, message)
         await after_post(interaction.client, service, now, posted)
         if report.finished:
             await send_final_chart(channel.send, service, now, locale)
     except Exception:
-        # The move is already saved: say so publicly (the followup of a public
-        # defer is public anyway) rather than leave "thinking…" forever.
+        # The move is already saved: say so publicly rather than leave the player
+        # without an answer (or "thinking…" forever).
         report_failure(
             interaction.client, "Posting game %s failed after the move was saved", saved.after.id
         )
-        await interaction.followup.send(i18n.t(interaction.locale, "error.after_save"))
+        text = i18n.t(interaction.locale, "error.after_save")
+        if interaction.response.is_done():
+            await interaction.followup.send(text)
+        else:
+            await interaction.response.send_message(text)
         return
     await tell_parent(interaction.client, report.before, report.after)
     await deliver_private(interaction.client, report.after, report.private_events(), interaction)
+
+
+async def turn_message(
+    client: discord.Client, service: GameService, saved: Saved, head: Sequence[str]
+) -> tuple[MoveReport, Session, GameMessage]:
+    """The AI seats' answer to ``saved``, and the post of the whole: (the report,
+    the session it shows, the post)."""
+    locale = saved.after.lang
+    report = await service.settle(saved)
+    lines = [*head, *turn_lines(report.after, report.turns, locale)]
+    now = report.after
+    if len(saved.before.to_act) > 1:
+        # Seats acting at once: another's move may have landed meanwhile; show the
+        # newest board. (With one seat to act, none could: no need to read again.)
+        now = await service.get(report.after.id) or report.after
+    buttons = await post_buttons(client, now)
+    message = await game_message(now, lines, locale, boards=boards_of(client), buttons=buttons)
+    return report, now, message
 
 
 async def post_ai_turns(client: discord.Client, service: GameService, session: Session) -> bool:
@@ -250,11 +282,15 @@ async def play_picked(
     """A move picked on a component, played like the same /<game> move; the
     version it was offered at lets the service re-check a stale pick."""
     assert interaction.channel_id is not None
-    await game_here(interaction, game_id)
-    service = service_of(interaction)
-    saved = await service.play(
-        interaction.channel_id, interaction.user.id, notation, expected_version=version
-    )
+    channel_id, service = interaction.channel_id, service_of(interaction)
+
+    async def save() -> Saved:
+        await game_here(interaction, game_id)
+        return await service.play(
+            channel_id, interaction.user.id, notation, expected_version=version
+        )
+
+    saved = await saved_in_time(interaction, save())  # "thinking…" first under load
     await answer(interaction, service, saved)
 
 

@@ -397,3 +397,15 @@ def test_shards_and_cpu_workers(tmp_path: Path) -> None:
     for documented in (ROOT / "README.md", ROOT / ".env.example"):
         text = documented.read_text(encoding="utf-8")
         assert all(name in text for name in ("SHARD_COUNT", "SHARD_IDS", "CPU_WORKERS"))
+
+
+def test_answer_within_seconds_is_a_budget_discord_allows(tmp_path: Path) -> None:
+    def config(**env: str) -> Config:
+        return load_config({"DISCORD_TOKEN": "t", **env}, tmp_path / ".env")
+
+    assert config().answer_within_seconds == 2.0
+    assert config(ANSWER_WITHIN_SECONDS="0").answer_within_seconds == 0.0
+    assert config(ANSWER_WITHIN_SECONDS="2.5").answer_within_seconds == 2.5
+    for bad in ("3", "-1", "soon", "nan"):
+        with pytest.raises(ConfigError, match="ANSWER_WITHIN_SECONDS"):
+            config(ANSWER_WITHIN_SECONDS=bad)

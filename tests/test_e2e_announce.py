@@ -35,7 +35,9 @@ from tests.e2e import (
 )
 
 CHECK_SECONDS = 0.5
-ENV = {"CLOCK_CHECK_SECONDS": str(CHECK_SECONDS), "CPU_WORKERS": "0"}
+# ANSWER_WITHIN_SECONDS=0: "thinking…" is said once the move is saved, before the
+# post is made, as when the post takes long (AI seats thinking, a busy machine).
+ENV = {"CLOCK_CHECK_SECONDS": str(CHECK_SECONDS), "CPU_WORKERS": "0", "ANSWER_WITHIN_SECONDS": "0"}
 QUIET = 4 * CHECK_SECONDS  # several looks of the late-post job
 LATE = "Posted late"
 

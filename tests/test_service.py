@@ -22,7 +22,16 @@ from games.contract import Event, InvalidMove, InvalidOption, MoveError, Outcome
 from games.desert import GAME
 from games.levels import play_level
 from tests.contract import all_specs
-from tests.service_games import ALICE, BOB, CAROL, CHANNEL, GUILD, lobby, play_turn_as_ai
+from tests.service_games import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    lobby,
+    play_turn_as_ai,
+    start_desert,
+)
 
 T = TypeVar("T")
 
@@ -578,3 +587,19 @@ async def test_bots_play_their_tables_level_and_taken_over_seats_the_servers(
     record = session.record
     states = replay(GAME, len(record.seats), record.seed, record.options, rows)
     assert GAME.dump(states[-1]) == record.state
+
+
+async def test_a_command_for_another_game_is_refused_naming_this_ones(
+    service: GameService,
+) -> None:
+    session = await start_desert(service, BOB)
+    seat = session.awaited[0]
+    move = bot_move(GAME, session.spec.bot, session.state, seat, 1)
+    user = ALICE if seat == 0 else BOB
+    with pytest.raises(UserError) as info:
+        await service.play(CHANNEL, user, GAME.format_command([move]), kind="oasis")
+    assert (info.value.key, info.value.params) == ("game.wrong_command", {"command": "/desert"})
+    again = await service.get(session.id)
+    assert again is not None and again.record.version == session.record.version
+    saved = await service.play(CHANNEL, user, GAME.format_command([move]), kind="desert")
+    assert saved.after.record.version == session.record.version + 1
