@@ -82,14 +82,26 @@ servers, channels and players) besides the games played. {tables} tables of
 two players, on {guilds} servers, play Through the Desert at once, a game per
 channel; each command is a random legal whole turn (`/desert move`) picked from
 the player's own copy of the game (loaded from the database once, then kept up
-to date with the same moves). *Board* latency runs from the interaction's
+to date with the same moves), typed first into the command's autocomplete as
+players do: three queries a move (the empty field, which brings the bot's ★
+idea, then the first one and three characters). *Board* latency runs from the interaction's
 dispatch to the moment the fake receives the reply carrying `board.png`;
 *moves/s* counts the boards posted inside the measured window, after a
 warm-up. *No think time* is a closed loop: each player moves as soon as the
 previous board is posted, so {tables} commands are always in flight and the
 machine is saturated; its latency is queueing, its throughput is the figure.
 *Think 1–2 s*: each player moves 1 to 2 s after seeing the board; the
-{target} ms target is for these rows. `CPU_WORKERS=0` draws boards on the event
+{target} ms target is for these rows. *CPU per move* is each part's CPU time
+during the load divided by the boards posted: the bot's event loop is its
+main thread alone (`/proc/<pid>/task/<pid>/stat`), its other threads are
+SQLite's (queries) and the process pool's (pickling jobs, reading results),
+its workers draw boards and list suggestions; the players and the loopback
+Discord share the benchmark's process. An interaction is *late* when its
+first answer (an autocomplete's list, a command's acknowledgement) did not
+reach the fake within Discord's 3 s; *busy* counts the autocomplete queries
+answered "busy" instead of a list. The pool runs again at {more} games at
+once, closed loop: more than the machine serves, to see overload degrade
+without failing. `CPU_WORKERS=0` draws boards on the event
 loop; the pool is the default, a worker process per core. Two processes are
 two bots with `SHARD_COUNT=2` and `SHARD_IDS=0` / `1`, the servers alternating
 between the shards, on one SQLite file or one PostgreSQL database (a throwaway
@@ -523,6 +535,12 @@ def load_figures(scale: float) -> tuple[list[Figure], str]:
         f" (the machine's load average before it: {before:.1f})"
     )
     method = METHOD.format(
-        active=idle, tables=TABLES, guilds=GUILDS, target=BOARD_P95_MS, few=FEW, readers=READERS
+        active=idle,
+        tables=TABLES,
+        guilds=GUILDS,
+        target=BOARD_P95_MS,
+        few=FEW,
+        readers=READERS,
+        more=" and ".join(str(n) for n in MORE_TABLES),
     )
     return figures(outcomes, idle), method

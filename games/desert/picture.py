@@ -12,10 +12,16 @@ name of every square a piece may still take is written in it, dark on a
 light halo, at a size that stays legible once shrunk
 (:func:`render.text.legible_size`), and so are the coordinates and the
 panel. The terrain and coordinates never change during a game, so they
-form a static layer cached per board setup; each render copies it and
-draws only what moves: areas, oases, water holes, space names, caravans,
-the last-turn highlight and the panel. Words come from the catalogue
-(``desert.board.*`` and the shared ``common.*``).
+form a static layer cached per board setup; each render draws over it only
+what moves: areas, oases, water holes, space names, caravans, the last-turn
+highlight and the panel. Words come from the catalogue (``desert.board.*``
+and the shared ``common.*``).
+
+Cost: what a few values decide comes from the pixels it got last time, by
+those values (:mod:`games.desert.picture_layers`): the board with its oases
+and areas (enclosed a few times a game), each square's name, the last
+turn's rings, the caravan columns' titles and the whole panel; the picture
+is the same to the pixel. About 8 MB of memos in all.
 
 Pieces carry the owner's mark: the owner's shape, rimmed in ink, filled
 with the owner's colour darkened just enough to stay distinct from every
@@ -29,6 +35,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
@@ -46,6 +53,7 @@ from games.desert.model import (
     Terrain,
     coord_name,
 )
+from games.desert.picture_layers import RegionMemo
 from render.grids import HexGrid, draw_grid_labels, hex_corners, hex_neighbour
 from render.palette import (
     BACKDROP,
@@ -160,16 +168,16 @@ def render_desert_image(
     terrain: TerrainKey = tuple(sorted(view.terrain.items()))
     columns = shown_columns(view)
     width = board_width(columns)
-    image = _canvas(terrain, view.active, columns, panel_height(panel, width)).copy()
-    draw = ImageDraw.Draw(image, "RGBA")
-    _draw_oases(image, view)
-    _draw_areas(image, draw, view)
+    # every pixel is drawn below: the ground, then the panel
+    image = Image.new("RGB", (width, BOARD_BOTTOM + panel_height(panel, width)), None)
+    draw = ImageDraw.Draw(image)  # opaque colours only: blending would be ~9x slower
+    _draw_ground(image, draw, view, terrain, columns)
     _draw_water(image, view)
     _draw_space_names(image, view)
     _draw_caravan_links(draw, view)
     _draw_pieces(image, view, lang)
-    _draw_last_turn(draw, view)
-    draw_panel(image, panel, lang, top=BOARD_BOTTOM)
+    _draw_last_turn(image, draw, view)
+    _draw_score_panel(image, panel, lang)
     return image
 
 
@@ -186,19 +194,8 @@ def placeable(view: DesertView) -> list[Coord]:
 
 # --------------------------------------------------------------------------- static layers
 
-# The board (terrain, grid, coordinates) per board setup, and the canvas
-# (board + room for the panel) per panel height. A few MB each; a process
-# rarely needs more than a few. Shared: callers copy them before drawing.
-
-
-@drawing_cache
-@lru_cache(maxsize=8)
-def _canvas(
-    terrain: TerrainKey, active: frozenset[Coord], columns: int, height: int
-) -> Image.Image:
-    canvas = Image.new("RGB", (board_width(columns), BOARD_BOTTOM + height), BACKDROP)
-    canvas.paste(_board_layer(terrain, active, columns), (0, 0))
-    return canvas
+# The board (terrain, grid, coordinates) per board setup: 4 MB each; a
+# process rarely needs more than a few. Shared: callers paste it, never draw on it.
 
 
 def _in_small(coord: Coord) -> bool:
@@ -215,7 +212,7 @@ def _small_section_unused(active: frozenset[Coord]) -> bool:
 
 
 @drawing_cache
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=2)  # the ground (:func:`_draw_ground`) keeps the board of the latest render
 def _board_layer(terrain_items: TerrainKey, active: frozenset[Coord], columns: int) -> Image.Image:
     """Terrain, grid, section border and coordinates of the first ``columns``
     columns, drawn once per board setup."""
@@ -457,6 +454,35 @@ def _piece_sprite(seat: Seat, colour: str, leader: bool, lang: str = "en") -> Im
 
 # --------------------------------------------------------------------------- dynamic layers
 
+# The board with its oases and areas, by what they are (in the order they are
+# drawn): a game encloses areas a few times only, so most of its boards start
+# from the same ground. 4 MB each.
+_GROUNDS = RegionMemo(1)
+
+
+def _draw_ground(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: DesertView,
+    terrain: TerrainKey,
+    columns: int,
+) -> None:
+    key = (terrain, view.active, columns, tuple(view.oases), tuple(view.areas.items()))
+    paint = partial(_paint_ground, image, draw, view, terrain, columns)
+    _GROUNDS.draw(image, (0, 0, image.width - 1, BOARD_BOTTOM - 1), key, paint)
+
+
+def _paint_ground(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: DesertView,
+    terrain: TerrainKey,
+    columns: int,
+) -> None:
+    image.paste(_board_layer(terrain, view.active, columns), (0, 0))
+    _draw_oases(image, view)
+    _draw_areas(image, draw, view)
+
 
 def _draw_oases(image: Image.Image, view: DesertView) -> None:
     sprite = _oasis_sprite()
@@ -495,6 +521,11 @@ def space_name_anchor(view: DesertView, coord: Coord) -> Point:
     return x, y + SPACE_SIZE * 0.34
 
 
+# Square names as drawn, by square and what lies under the name there (the
+# terrain, an area's hatching, a water hole's disc): a board names up to 190.
+_NAMES = RegionMemo(256)
+
+
 def _draw_space_names(image: Image.Image, view: DesertView) -> None:
     """The name of every square a piece may still take, legible on a phone: a
     player reads where to place straight off the board."""
@@ -502,18 +533,40 @@ def _draw_space_names(image: Image.Image, view: DesertView) -> None:
     for coord in placeable(view):
         if coord[0] > columns:
             continue
-        stamp_text(
-            image,
-            space_name_anchor(view, coord),
-            coord_name(coord),
-            SPACE_SIZE,
-            LABEL,
-            anchor="ms",
-            bold=True,
-            outline=LABEL_HALO,
-            outline_width=2,
-            role="space",
-        )
+        at = space_name_anchor(view, coord)
+        under = (view.terrain.get(coord), view.areas.get(coord), view.water.get(coord))
+        paint = partial(_stamp_name, image, coord, at)
+        _NAMES.draw(image, _name_box(coord, at), (coord, at, under), paint)
+
+
+def _stamp_name(image: Image.Image, coord: Coord, at: Point) -> None:
+    stamp_text(
+        image,
+        at,
+        coord_name(coord),
+        SPACE_SIZE,
+        LABEL,
+        anchor="ms",
+        bold=True,
+        outline=LABEL_HALO,
+        outline_width=2,
+        role="space",
+    )
+
+
+def _name_box(coord: Coord, at: Point) -> Box:
+    """The pixels :func:`_stamp_name` may touch, and one more all round: the
+    stamp's box, placed as :func:`render.text.stamp_text` places it."""
+    left, top, right, bottom = _name_extent(coord_name(coord))
+    x, y = round(at[0]), round(at[1])
+    return x + left - 1, y + top - 1, x + right, y + bottom
+
+
+@lru_cache(maxsize=512)
+def _name_extent(name: str) -> tuple[int, int, int, int]:
+    probe = ImageDraw.Draw(Image.new("L", (1, 1)))
+    box = probe.textbbox((0, 0), name, font=font(SPACE_SIZE, True), anchor="ms", stroke_width=2)
+    return math.floor(box[0]), math.floor(box[1]), math.ceil(box[2]), math.ceil(box[3])
 
 
 def _draw_caravan_links(draw: ImageDraw.ImageDraw, view: DesertView) -> None:
@@ -530,9 +583,24 @@ def _draw_caravan_links(draw: ImageDraw.ImageDraw, view: DesertView) -> None:
 
 
 def _draw_pieces(image: Image.Image, view: DesertView, lang: str) -> None:
+    """Each piece's sprite centred on its square (as :func:`paste_centred`
+    places it), only the part with ink: a third of a sprite is clear corners."""
     for coord, piece in view.pieces.items():
-        sprite = _piece_sprite(piece.seat, piece.colour, piece.leader, lang)
-        paste_centred(image, sprite, GRID.centre(*coord))
+        (dx, dy), ink = _piece_ink(piece.seat, piece.colour, piece.leader, lang)
+        side = _piece_geometry(piece.leader)[1]
+        x, y = GRID.centre(*coord)
+        image.paste(ink, (round(x - side / 2) + dx, round(y - side / 2) + dy), ink)
+
+
+@drawing_cache  # emptied with the sprite, so the letter is drawn (and recorded) again
+@lru_cache(maxsize=128)
+def _piece_ink(
+    seat: Seat, colour: str, leader: bool, lang: str
+) -> tuple[tuple[int, int], Image.Image]:
+    """The piece's sprite cut to its ink, and where that starts in the sprite."""
+    sprite = _piece_sprite(seat, colour, leader, lang)
+    box = sprite.getbbox() or (0, 0, 1, 1)
+    return (box[0], box[1]), sprite.crop(box)
 
 
 def _last_turn_squares(view: DesertView) -> tuple[set[Coord], set[Coord]]:
@@ -547,19 +615,53 @@ def _last_turn_squares(view: DesertView) -> tuple[set[Coord], set[Coord]]:
     return placed, enclosed - placed
 
 
-def _draw_last_turn(draw: ImageDraw.ImageDraw, view: DesertView) -> None:
+# The last turn's rings as drawn, by square and what lay under them: Pillow
+# draws a thick outline through a mask as big as the image (1.6 MB a ring).
+_RINGS = RegionMemo(8)
+
+
+def _draw_last_turn(image: Image.Image, draw: ImageDraw.ImageDraw, view: DesertView) -> None:
     """A black-and-white ring: visible on sand, areas, pieces and in any colour vision."""
     placed, enclosed = _last_turn_squares(view)
     for coord in enclosed:
-        ring = GRID.corners(*coord, scale=0.8)
-        draw.polygon(ring, outline=INK, width=5)
-        draw.polygon(GRID.corners(*coord, scale=0.8 - 2 / RADIUS), outline=PAPER, width=2)
+        paint = partial(_ring, draw, coord, 0.8, 5, 2)
+        _RINGS.draw(image, _hex_box(coord, 0.8), (coord, 0.8), paint, behind=True)
     for coord in placed:
-        draw.polygon(GRID.corners(*coord, scale=0.98), outline=INK, width=8)
-        draw.polygon(GRID.corners(*coord, scale=0.98 - 3 / RADIUS), outline=PAPER, width=3)
+        paint = partial(_ring, draw, coord, 0.98, 8, 3)
+        _RINGS.draw(image, _hex_box(coord, 0.98), (coord, 0.98), paint, behind=True)
+
+
+def _ring(draw: ImageDraw.ImageDraw, coord: Coord, scale: float, outer: int, inner: int) -> None:
+    """An ink ring just inside the hex ``scale`` times as big as a square, and
+    a paper one ``inner`` px wide inside it."""
+    draw.polygon(GRID.corners(*coord, scale=scale), outline=INK, width=outer)
+    draw.polygon(GRID.corners(*coord, scale=scale - inner / RADIUS), outline=PAPER, width=inner)
+
+
+def _hex_box(coord: Coord, scale: float) -> Box:
+    """The box of the hex ``scale`` times as big as the square (outlines go inside it)."""
+    corners = GRID.corners(*coord, scale=scale)
+    xs, ys = [x for x, _ in corners], [y for _, y in corners]
+    return min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1
 
 
 # --------------------------------------------------------------------------- score panel
+
+# The panel as drawn, by what it shows: each seat's board of one state draws
+# the same panel, but for a seat's own water points.
+_PANELS = RegionMemo(1)
+
+
+def _draw_score_panel(image: Image.Image, panel: Panel, lang: str) -> None:
+    box = (0, BOARD_BOTTOM, image.width - 1, image.height - 1)
+    paint = partial(_paint_score_panel, image, panel, lang)
+    _PANELS.draw(image, box, (panel, lang, image.width), paint)
+
+
+def _paint_score_panel(image: Image.Image, panel: Panel, lang: str) -> None:
+    image.paste(BACKDROP, (0, BOARD_BOTTOM, image.width, image.height))
+    draw_panel(image, panel, lang, top=BOARD_BOTTOM)
+
 
 # px at the panel's design width (render.panel.DESIGN_WIDTH), scaled with the image
 CARAVAN_W = 52  # one caravan column: a pill
@@ -577,9 +679,7 @@ def score_panel(
     winners), the supply per colour, each player's caravans and scores.
     ``tags[seat]`` ("bot", "resigned" or None) badges that seat's row."""
     keys = _score_columns(view)
-    caravans = tuple(
-        Column(partial(_paint_disc, colour, lang), width=CARAVAN_W) for colour in COLOURS
-    )
+    caravans = tuple(Column(_DiscTitle(colour, lang), width=CARAVAN_W) for colour in COLOURS)
     scores = tuple(
         Column(
             _score_title(key, lang, over=view.outcome is not None),
@@ -663,26 +763,39 @@ def _score_title(key: str, lang: str, *, over: bool = True) -> str:
     return catalogue.text(lang, f"desert.board.{key}", default=key.title())
 
 
-def _paint_disc(
-    colour: str, lang: str, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box
-) -> None:
-    """Column title: a disc of the camel colour with its letter."""
-    m = panel_metrics(image.width)
-    cx, mid = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    r = m.px(15)
-    draw.ellipse(
-        (cx - r, mid - r, cx + r, mid + r), fill=CAMEL_RGB[colour], outline=INK, width=m.h(2)
-    )
-    draw_text(
-        draw,
-        (cx, mid),
-        colour_letter(colour, lang),
-        m.title_size,
-        INK,
-        anchor="mm",
-        bold=True,
-        role="title",
-    )
+@dataclass(frozen=True)
+class _DiscTitle:
+    """Column title: a disc of the camel colour with its letter. A value (not
+    a closure), so the panel holding it is one too and keys its memo."""
+
+    colour: str
+    lang: str
+
+    def __call__(self, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box) -> None:
+        cx, mid = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        r = panel_metrics(image.width).px(15) + 1
+        paint = partial(self.paint, image, draw, (cx, mid))
+        # on the panel's card, which is all one colour there
+        _TITLES.draw(image, (cx - r, mid - r, cx + r, mid + r), (self, cx, mid), paint)
+
+    def paint(self, image: Image.Image, draw: ImageDraw.ImageDraw, centre: Point) -> None:
+        m = panel_metrics(image.width)
+        (cx, mid), r = centre, m.px(15)
+        fill = CAMEL_RGB[self.colour]
+        draw.ellipse((cx - r, mid - r, cx + r, mid + r), fill=fill, outline=INK, width=m.h(2))
+        draw_text(
+            draw,
+            (cx, mid),
+            colour_letter(self.colour, self.lang),
+            m.title_size,
+            INK,
+            anchor="mm",
+            bold=True,
+            role="title",
+        )
+
+
+_TITLES = RegionMemo(10)  # the caravan columns' titles as drawn, in two languages
 
 
 def _longest(view: DesertView) -> dict[str, set[Seat]]:
@@ -704,14 +817,20 @@ def _caravan_cell(info: PlayerInfo, colour: str, longest: bool) -> Cell:
     else:
         text = str(info.caravan_lengths[colour])
         kind = "longest" if longest else "normal"
-    return Cell(paint=partial(_paste_pill, colour, text, kind))
+    return Cell(paint=_PillCell(colour, text, kind))
 
 
-def _paste_pill(
-    colour: str, text: str, kind: str, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box
-) -> None:
-    pill = _pill(colour, text, kind, image.width)
-    paste_centred(image, pill, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+@dataclass(frozen=True)
+class _PillCell:
+    """A caravan cell's painter (a value, as :class:`_DiscTitle` is)."""
+
+    colour: str
+    text: str
+    kind: str
+
+    def __call__(self, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box) -> None:
+        pill = _pill(self.colour, self.text, self.kind, image.width)
+        paste_centred(image, pill, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
 
 
 @drawing_cache

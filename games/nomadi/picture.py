@@ -17,7 +17,10 @@ cached per course; each render copies it and draws only what moves:
 the face-down cards, the name of every square without a pawn, the last die
 move's path and the turn's earlier moves (a jump along the squares it
 crossed, turning where it turned, never across a diagonal: R6), pawns, the
-pending card deal, the dice and the panel.
+pending card deal, the dice and the panel. The names, the dice bar's lines
+and the panel's are mostly pasted back from earlier renders (kept by what
+they show: :mod:`games.nomadi.picture_layers`), so a render costs little
+more than encoding its PNG.
 
 Pawns are filled with their owner's Nomadi colour (blue, yellow, red,
 green, black) *and* cut in the owner's shape (:func:`render.palette.player_style`,
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
@@ -49,7 +53,17 @@ from games.nomadi.model import (  # importing games.nomadi adds its catalogue
     COLUMNS,
     HEIGHT,
     NomadiView,
+    TurnRecord,
     name,
+)
+from games.nomadi.picture_layers import (
+    Region,
+    RegionCache,
+    draw_panel_cached,
+    panel_card,
+    square_runs,
+    text_region,
+    union,
 )
 from games.nomadi.rules import path_to
 from games.text import Params, Term
@@ -74,7 +88,6 @@ from render.panel import (
     Column,
     Panel,
     Row,
-    draw_panel,
     panel_height,
     panel_metrics,
 )
@@ -195,17 +208,18 @@ def render_nomadi_image(
     shown = display_names(names, view.players, lang)
     panel = score_panel(view, names, lang, tags)
     bar = dice_bar_height(view)
-    image = _canvas(view.course, bar, panel_height(panel, WIDTH)).copy()
-    draw = ImageDraw.Draw(image, "RGBA")
+    canvas = _canvas(view.course, bar, panel_height(panel, WIDTH))
+    image = canvas.copy()
+    draw = ImageDraw.Draw(image)  # opaque fills: no blending needed…
     _draw_cards(image, view)
     _draw_space_names(image, view)
-    _draw_moves(image, draw, view)
+    _draw_moves(image, ImageDraw.Draw(image, "RGBA"), view)  # …but for the moves' see-through lines
     _draw_pawns(image, view)
     _draw_landing(draw, view)
     _draw_deal(image, draw, view)
     if bar:
         _draw_dice_bar(image, draw, view, shown, lang, BOARD_BOTTOM)
-    draw_panel(image, panel, lang, top=BOARD_BOTTOM + bar)
+    draw_panel_cached(image, panel, lang, top=BOARD_BOTTOM + bar, blank=canvas)
     return image
 
 
@@ -261,10 +275,13 @@ def winners(view: NomadiView) -> tuple[Seat, ...]:
 @drawing_cache
 @lru_cache(maxsize=8)
 def _canvas(course: str, bar: int, panel: int) -> Image.Image:
-    """The board layer with room below for the dice bar and the panel (shared:
-    callers copy it before drawing)."""
+    """The board layer with room below for the dice bar and the panel, their
+    cards drawn (shared: callers copy it before drawing)."""
     canvas = Image.new("RGB", (WIDTH, BOARD_BOTTOM + bar + panel), BACKDROP)
     canvas.paste(_board_layer(course), (0, 0))
+    if bar:
+        _draw_bar_card(ImageDraw.Draw(canvas), BOARD_BOTTOM, bar)
+    canvas.paste(panel_card(WIDTH, panel), (0, BOARD_BOTTOM + bar))
     return canvas
 
 
@@ -561,18 +578,38 @@ def _draw_cards(image: Image.Image, view: NomadiView) -> None:
 def space_name_anchor(view: NomadiView, sq: int) -> Point:
     """Where a square's name goes (baseline centre): under the well or card of a
     square holding one, else in the middle of the square."""
+    return _name_anchor(sq, sq in view.cards)
+
+
+def _name_anchor(sq: int, card: bool) -> Point:
+    """:func:`space_name_anchor` of a square holding a ``card`` or not."""
     x, y = centre_of(sq)
-    if sq in BOARD.water or sq in view.cards:
+    if sq in BOARD.water or card:
         return x, y + CELL * 0.42
     return x, y + SPACE_SIZE * 0.34
 
 
+NAME_REGIONS = RegionCache(64)  # runs of named squares along a board row
+
+
 def _draw_space_names(image: Image.Image, view: NomadiView) -> None:
-    """The name of every square without a pawn, faint but legible on a phone."""
-    for sq in named_squares(view):
+    """The name of every square without a pawn, faint but legible on a phone;
+    names of neighbouring squares along a row pasted back together while they
+    stay (under them lie only the course's board and the face-down cards)."""
+    cards = set(view.cards)
+    for run in square_runs(named_squares(view), BOARD_COLUMNS):
+        holding = tuple(sq in cards for sq in run)
+        paint = partial(_stamp_space_names, image, run, holding)
+        key = (view.course, run, holding)  # the course decides the board under them
+        NAME_REGIONS.draw(image, key, _names_region(run, holding), paint)
+
+
+def _stamp_space_names(image: Image.Image, squares: Sequence[int], cards: Sequence[bool]) -> None:
+    """The names of ``squares``, each holding a card or not."""
+    for sq, card in zip(squares, cards, strict=True):
         stamp_text(
             image,
-            space_name_anchor(view, sq),
+            _name_anchor(sq, card),
             name(sq),
             SPACE_SIZE,
             LABEL,
@@ -580,6 +617,15 @@ def _draw_space_names(image: Image.Image, view: NomadiView) -> None:
             bold=True,
             role="space",
         )
+
+
+@lru_cache(maxsize=256)
+def _names_region(squares: tuple[int, ...], cards: tuple[bool, ...]) -> Region:
+    """The px the names of ``squares`` (holding a card or not) may ink."""
+    return union(
+        text_region(name(sq), SPACE_SIZE, _name_anchor(sq, card), "ms", bold=True)
+        for sq, card in zip(squares, cards, strict=True)
+    )
 
 
 def _recent_moves(view: NomadiView) -> tuple[tuple[int, int, int], ...]:
@@ -764,6 +810,19 @@ def dice_bar_height(view: NomadiView) -> int:
     return lines + 18 if lines else 0
 
 
+BAR_REGIONS = RegionCache(4)  # the dice bar's lines, by what they show
+
+
+def _draw_bar_card(draw: ImageDraw.ImageDraw, top: int, height: int) -> None:
+    draw.rounded_rectangle(
+        (BAR_INSET, top + 2, WIDTH - BAR_INSET, top + height - 6),
+        radius=12,
+        fill=CARD,
+        outline=CARD_EDGE,
+        width=2,
+    )
+
+
 def _draw_dice_bar(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -773,43 +832,60 @@ def _draw_dice_bar(
     top: int,
 ) -> None:
     """This turn's dice (used ones greyed), and the last finished turn: whose it
-    was, its dice, and the coins its unused dice cost (crossed out)."""
-    height = dice_bar_height(view)
-    draw.rounded_rectangle(
-        (BAR_INSET, top + 2, WIDTH - BAR_INSET, top + height - 6),
-        radius=12,
-        fill=CARD,
-        outline=CARD_EDGE,
-        width=2,
-    )
-    left = BAR_INSET + 16
+    was, its dice, and the coins its unused dice cost (crossed out); on the
+    bar's card (drawn in the canvas)."""
+    height = dice_bar_height(view)  # the card's: what lies under the lines
     y = top + 6
     if view.dice:
-        mid = y + DICE_LINE / 2
-        x = _bar_who(image, draw, view.active, names, left, mid, 0)
-        label = catalogue.text(lang, "nomadi.render.dice")
-        x += draw_text(
-            draw, (x, mid), label, TITLE_SIZE, MUTED, anchor="lm", bold=True, role="title"
-        )
-        x += 14
-        for value, used in zip(view.dice, view.used, strict=False):
-            kind = "used" if used else "free"
-            paste_centred(image, die_sprite(value, DIE, kind), (x + DIE / 2, mid))
-            x += DIE + 8
-        if view.rerolled:
-            note = catalogue.text(lang, "nomadi.render.rerolled")
-            draw_text(
-                draw, (x + 8, mid), note, TITLE_SIZE, GOLD, anchor="lm", bold=True, role="title"
-            )
+        line = (0, y, WIDTH, y + DICE_LINE)
+        now = (view.active, view.dice, view.used, view.rerolled)
+        paint = partial(_draw_dice_line, image, draw, now, lang, y + DICE_LINE / 2)
+        BAR_REGIONS.draw(image, ("dice", now, lang, height, line), line, paint)
         y += DICE_LINE
     prev = view.previous
     if prev is None:
         return
-    mid = y + PREVIOUS_LINE / 2 - 2
-    label = catalogue.text(lang, "nomadi.render.previous")
-    x = left
+    line = (0, y, WIDTH, y + PREVIOUS_LINE)
+    name = names[prev.seat] if prev.seat < len(names) else ""
+    paint = partial(_draw_previous_line, image, draw, prev, name, lang, y + PREVIOUS_LINE / 2 - 2)
+    BAR_REGIONS.draw(image, ("previous", prev, name, lang, height, line), line, paint)
+
+
+def _draw_dice_line(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    turn: tuple[Seat, tuple[int, ...], tuple[bool, ...], bool],
+    lang: str,
+    mid: float,
+) -> None:
+    """Who rolls, this turn's dice (used ones greyed), and whether they were rolled again."""
+    seat, dice, used, rerolled = turn
+    x = _bar_who(image, draw, seat, "", BAR_INSET + 16, mid, 0)
+    label = catalogue.text(lang, "nomadi.render.dice")
     x += draw_text(draw, (x, mid), label, TITLE_SIZE, MUTED, anchor="lm", bold=True, role="title")
-    x = _bar_who(image, draw, prev.seat, names, x + 12, mid, 190)
+    x += 14
+    for value, spent in zip(dice, used, strict=False):
+        kind = "used" if spent else "free"
+        paste_centred(image, die_sprite(value, DIE, kind), (x + DIE / 2, mid))
+        x += DIE + 8
+    if rerolled:
+        note = catalogue.text(lang, "nomadi.render.rerolled")
+        draw_text(draw, (x + 8, mid), note, TITLE_SIZE, GOLD, anchor="lm", bold=True, role="title")
+
+
+def _draw_previous_line(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    prev: TurnRecord,
+    name: str,
+    lang: str,
+    mid: float,
+) -> None:
+    """The last finished turn: whose it was, its dice, and what its unused dice cost."""
+    label = catalogue.text(lang, "nomadi.render.previous")
+    x: float = BAR_INSET + 16
+    x += draw_text(draw, (x, mid), label, TITLE_SIZE, MUTED, anchor="lm", bold=True, role="title")
+    x = _bar_who(image, draw, prev.seat, name, x + 12, mid, 190)
     paid = prev.paid > 0
     for value, used in zip(prev.dice, prev.used, strict=False):
         kind = "used" if used else "paid" if paid else "free"
@@ -824,18 +900,18 @@ def _bar_who(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
     seat: Seat,
-    names: Sequence[str],
+    name: str,
     x: float,
     mid: float,
     name_room: float,
 ) -> float:
-    """A seat's pawn and, with ``name_room`` px, its name; returns the x after them."""
+    """A seat's pawn and, with ``name_room`` px, its ``name``; returns the x after them."""
     r = 13.0
     paste_centred(image, pawn_sprite(seat, r), (x + r + 2, mid))
     x += 2 * r + 12
     if name_room <= 0:
         return x
-    who = fit_text(names[seat] if seat < len(names) else "", NAME_SIZE, name_room, bold=True)
+    who = fit_text(name, NAME_SIZE, name_room, bold=True)
     width = draw_text(draw, (x, mid), who, NAME_SIZE, PAPER, anchor="lm", bold=True, role="name")
     return x + max(width, 0) + 14
 
@@ -886,7 +962,7 @@ def score_panel(
     rows = []
     for seat in range(view.players):
         cells: list[Cell] = [
-            Cell(paint=partial(_paint_pawn_cell, seat, lang)),
+            Cell(paint=PawnCell(seat, lang)),
             Cell(amount(view.coins[seat]), warning=view.coins[seat] < 0),
             Cell(cards_text(view, seat)),
             Cell(str(sum(1 for p in view.pawns if p.owner == seat and p.arrived))),
@@ -985,26 +1061,31 @@ def setup_note(view: NomadiView, lang: str) -> str:
     return _word(lang, "nomadi.render.note.setup", counts)
 
 
-def _paint_pawn_cell(
-    seat: Seat, lang: str, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box
-) -> None:
-    """The seat's pawn as on the board, and its colour's name."""
-    m = panel_metrics(image.width)
-    mid = (box[1] + box[3]) / 2
-    r = m.px(14)
-    x = box[0] + m.px(8) + r
-    paste_centred(image, pawn_sprite(seat, r), (x, mid))
-    colour = catalogue.text(lang, f"nomadi.colour.{COLOURS[seat % len(COLOURS)]}")
-    room = box[2] - (x + r + m.px(10)) - m.px(4)
-    draw_text(
-        draw,
-        (x + r + m.px(10), mid),
-        fit_text(colour, m.cell_size, room),
-        m.cell_size,
-        PAPER,
-        anchor="lm",
-        role="score",
-    )
+@dataclass(frozen=True)
+class PawnCell:
+    """The seat's pawn as on the board, and its colour's name (a value, not a
+    partial, so the panel's rows are cached by what they show: picture_layers)."""
+
+    seat: Seat
+    lang: str
+
+    def __call__(self, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box) -> None:
+        m = panel_metrics(image.width)
+        mid = (box[1] + box[3]) / 2
+        r = m.px(14)
+        x = box[0] + m.px(8) + r
+        paste_centred(image, pawn_sprite(self.seat, r), (x, mid))
+        colour = catalogue.text(self.lang, f"nomadi.colour.{COLOURS[self.seat % len(COLOURS)]}")
+        room = box[2] - (x + r + m.px(10)) - m.px(4)
+        draw_text(
+            draw,
+            (x + r + m.px(10), mid),
+            fit_text(colour, m.cell_size, room),
+            m.cell_size,
+            PAPER,
+            anchor="lm",
+            role="score",
+        )
 
 
 # --------------------------------------------------------------------------- the hand

@@ -20,7 +20,10 @@ star carrying the landscape's letter. Those never change during a game, so
 they form a static layer cached once; each render copies it and draws only
 what moves: landscape tiles, domain outlines, pawns, camels, the last
 placements, the names of the squares a move may still target, the table
-and the panel.
+and the panel. Most of that is pasted back from earlier renders too (a tile
+on its ground, the names of a row's open squares, each line of the table
+and of the panel, kept by what they show: :mod:`games.oasis.picture_layers`),
+so a render costs little more than encoding its PNG.
 
 Telling things apart without relying on hue: a landscape tile has its
 colour *and* a pattern (oasis: palm, steppe: grass, stony desert: stones)
@@ -72,6 +75,15 @@ from games.oasis.model import (  # importing games.oasis adds its catalogue
 from games.oasis.model import (
     WIDTH as BOARD_COLUMNS,
 )
+from games.oasis.picture_layers import (
+    Region,
+    RegionCache,
+    draw_panel_cached,
+    panel_card,
+    square_runs,
+    text_region,
+    union,
+)
 from games.oasis.views import multiplier_count, supply_params
 from games.text import Params, Term
 from render.grids import SquareGrid, draw_grid_labels
@@ -96,7 +108,6 @@ from render.panel import (
     Column,
     Panel,
     Row,
-    draw_panel,
     panel_height,
     panel_metrics,
 )
@@ -184,10 +195,12 @@ def cell_of(square: int) -> tuple[int, int]:
     return square % BOARD_COLUMNS + 1, square // BOARD_COLUMNS + 1
 
 
+@lru_cache(maxsize=SQUARES)
 def centre_of(square: int) -> Point:
     return GRID.centre(*cell_of(square))
 
 
+@lru_cache(maxsize=SQUARES)
 def box_of(square: int) -> Box:
     return GRID.box(*cell_of(square))
 
@@ -230,8 +243,9 @@ def render_oasis_image(
     shown = display_names(names, view.players, lang)
     panel = score_panel(view, names, lang, tags)
     table = table_height(view)
-    image = _canvas(table, panel_height(panel, WIDTH)).copy()
-    draw = ImageDraw.Draw(image, "RGBA")
+    canvas = _canvas(table, panel_height(panel, WIDTH))
+    image = canvas.copy()
+    draw = ImageDraw.Draw(image)  # every fill is opaque: no blending needed
     _draw_tiles(image, view)
     _draw_domains(draw, view)
     _draw_camels(image, draw, view)
@@ -239,7 +253,7 @@ def render_oasis_image(
     _draw_last(draw, view)
     _draw_space_names(image, view)
     _draw_table(image, draw, view, shown, lang, BOARD_BOTTOM)
-    draw_panel(image, panel, lang, top=BOARD_BOTTOM + table)
+    draw_panel_cached(image, panel, lang, top=BOARD_BOTTOM + table, blank=canvas)
     return image
 
 
@@ -292,10 +306,12 @@ def domain_edges(squares: Sequence[int]) -> list[tuple[int, str]]:
 @drawing_cache
 @lru_cache(maxsize=8)
 def _canvas(table: int, panel: int) -> Image.Image:
-    """The board layer with room below for the table and the panel (shared:
-    callers copy it before drawing)."""
+    """The board layer with room below for the table and the panel, their cards
+    drawn (shared: callers copy it before drawing)."""
     canvas = Image.new("RGB", (WIDTH, BOARD_BOTTOM + table + panel), BACKDROP)
     canvas.paste(_board_layer(), (0, 0))
+    _draw_table_cards(ImageDraw.Draw(canvas), table)
+    canvas.paste(panel_card(WIDTH, panel), (0, BOARD_BOTTOM + table))
     return canvas
 
 
@@ -617,10 +633,45 @@ def _paint_camel(draw: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
 
 
 def _draw_tiles(image: Image.Image, view: OasisView) -> None:
+    """Each tile with what lies under it, pasted as is (no blending per render)."""
+    grounds, _ = _tile_grounds()
     for sq, land in view.tiles:
-        x0, y0, _, _ = box_of(sq)
-        sprite = tile_sprite(land, CELL - 2)
-        image.paste(sprite, (round(x0) + 1, round(y0) + 1), sprite)
+        image.paste(_tile_on(land, grounds[sq]), _tile_region(sq)[:2])
+
+
+@lru_cache(maxsize=SQUARES)
+def _tile_region(sq: int) -> Region:
+    """The px of a tile on square ``sq``: inside its grid lines."""
+    x0, y0, _, _ = box_of(sq)
+    left, top = round(x0) + 1, round(y0) + 1
+    return left, top, left + CELL - 2, top + CELL - 2
+
+
+@lru_cache(maxsize=1)
+def _tile_grounds() -> tuple[tuple[int, ...], tuple[Image.Image, ...]]:
+    """What lies under a tile on each square, as an index into the distinct
+    grounds (a few, each shared by many squares: sand, a landscape…), and those."""
+    layer = _board_layer()
+    index: dict[bytes, int] = {}
+    grounds: list[Image.Image] = []
+    under = []
+    for sq in range(SQUARES):
+        ground = layer.crop(_tile_region(sq))
+        if (pixels := ground.tobytes()) not in index:
+            index[pixels] = len(grounds)
+            grounds.append(ground)
+        under.append(index[pixels])
+    return tuple(under), tuple(grounds)
+
+
+@drawing_cache
+@lru_cache(maxsize=32)
+def _tile_on(land: str, ground: int) -> Image.Image:
+    """A landscape tile blended onto ground ``ground`` of :func:`_tile_grounds`."""
+    sprite = tile_sprite(land, CELL - 2)
+    tile = _tile_grounds()[1][ground].copy()
+    tile.paste(sprite, (0, 0), sprite)
+    return tile
 
 
 DOMAIN_LINE = 6  # px: a domain's frame, in its owner's colour
@@ -678,31 +729,41 @@ def _draw_domains(draw: ImageDraw.ImageDraw, view: OasisView) -> None:
 
 
 def _frame(draw: ImageDraw.ImageDraw, domain: DomainView) -> None:
-    edges = domain_edges(domain.squares)
-    corners = _inner_corners(domain.squares)
-    outer = DOMAIN_LINE + DOMAIN_EDGE
-    for sq, side in edges:
-        draw.rectangle(_side_strip(sq, side, outer), fill=INK)
-    for sq, dx, dy in corners:
-        draw.rectangle(_corner_box(sq, dx, dy, outer), fill=INK)
+    edge, line, dashes = _frame_boxes(domain.squares)
+    for box in edge:
+        draw.rectangle(box, fill=INK)
     colour = PAPER if domain.owner is None else seat_colour(domain.owner)
-    for sq, side in edges:
-        draw.rectangle(_side_strip(sq, side, DOMAIN_LINE), fill=colour)
-    for sq, dx, dy in corners:
-        draw.rectangle(_corner_box(sq, dx, dy, DOMAIN_LINE), fill=colour)
+    for box in line:
+        draw.rectangle(box, fill=colour)
     if domain.owner is None:  # dashes: unowned
-        dash = CELL / 6
-        for sq, side in edges:
-            x0, y0, x1, y1 = _side_strip(sq, side, DOMAIN_LINE)
-            for i in range(0, 6, 2):
-                if side in ("top", "bottom"):
-                    draw.rectangle(
-                        (x0 + i * dash + dash / 2, y0, x0 + (i + 1) * dash + dash / 2, y1), fill=INK
-                    )
-                else:
-                    draw.rectangle(
-                        (x0, y0 + i * dash + dash / 2, x1, y0 + (i + 1) * dash + dash / 2), fill=INK
-                    )
+        for box in dashes:
+            draw.rectangle(box, fill=INK)
+
+
+FrameBoxes = tuple[tuple[Box, ...], tuple[Box, ...], tuple[Box, ...]]
+
+
+@lru_cache(maxsize=64)
+def _frame_boxes(squares: tuple[int, ...]) -> FrameBoxes:
+    """A domain's frame as boxes to fill: its ink edge, its line (the owner's
+    colour) and the ink dashes of an unowned one; kept while the domain stays."""
+    edges = domain_edges(squares)
+    corners = _inner_corners(squares)
+    outer = DOMAIN_LINE + DOMAIN_EDGE
+    edge = [_side_strip(sq, side, outer) for sq, side in edges]
+    edge += [_corner_box(sq, dx, dy, outer) for sq, dx, dy in corners]
+    line = [_side_strip(sq, side, DOMAIN_LINE) for sq, side in edges]
+    line += [_corner_box(sq, dx, dy, DOMAIN_LINE) for sq, dx, dy in corners]
+    dash = CELL / 6
+    dashes = []
+    for sq, side in edges:
+        x0, y0, x1, y1 = _side_strip(sq, side, DOMAIN_LINE)
+        for i in range(0, 6, 2):
+            if side in ("top", "bottom"):
+                dashes.append((x0 + i * dash + dash / 2, y0, x0 + (i + 1) * dash + dash / 2, y1))
+            else:
+                dashes.append((x0, y0 + i * dash + dash / 2, x1, y0 + (i + 1) * dash + dash / 2))
+    return tuple(edge), tuple(line), tuple(dashes)
 
 
 def _draw_camels(image: Image.Image, draw: ImageDraw.ImageDraw, view: OasisView) -> None:
@@ -752,9 +813,23 @@ def space_name_anchor(sq: int) -> Point:
     return x, y + SPACE_SIZE * 0.34
 
 
+NAME_REGIONS = RegionCache(48)  # runs of named squares along a board row
+
+
 def _draw_space_names(image: Image.Image, view: OasisView) -> None:
-    """The name of every square a move may target, faint but legible on a phone."""
-    for sq in named_squares(view):
+    """The name of every square a move may target, faint but legible on a phone;
+    names of neighbouring squares along a row pasted back together while they
+    all stay open (on an open square, only a last placement's frame is drawn)."""
+    last = set(view.last)
+    for run in square_runs(named_squares(view), BOARD_COLUMNS):
+        key = (run, tuple(sq in last for sq in run))
+        paint = partial(_stamp_space_names, image, run)
+        NAME_REGIONS.draw(image, key, _names_region(run), paint)
+
+
+def _stamp_space_names(image: Image.Image, squares: Sequence[int]) -> None:
+    """The names of ``squares``, light on the track, brown on sand."""
+    for sq in squares:
         track = BOARD.kind(sq) == "="
         stamp_text(
             image,
@@ -766,6 +841,14 @@ def _draw_space_names(image: Image.Image, view: OasisView) -> None:
             bold=True,
             role="space",
         )
+
+
+@lru_cache(maxsize=256)
+def _names_region(squares: tuple[int, ...]) -> Region:
+    """The px the names of ``squares`` may ink."""
+    return union(
+        text_region(name(sq), SPACE_SIZE, space_name_anchor(sq), "ms", bold=True) for sq in squares
+    )
 
 
 # --------------------------------------------------------------------------- the table
@@ -794,6 +877,9 @@ def table_height(view: OasisView) -> int:
     return PILES_H + OFFERS_TITLE + OFFERS_COLUMNS + OFFER_ROW * len(view.order) + over + OFFERS_PAD
 
 
+TABLE_REGIONS = RegionCache(16)  # the table's lines and rows, by what they show
+
+
 def _draw_table(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -802,6 +888,7 @@ def _draw_table(
     lang: str,
     top: int,
 ) -> None:
+    """The piles and the offers, on their cards (drawn in the canvas)."""
     _draw_piles(image, draw, view, lang, top)
     _draw_offers(image, draw, view, names, lang, top + PILES_H)
 
@@ -816,46 +903,92 @@ def _card(draw: ImageDraw.ImageDraw, top: float, bottom: float) -> None:
     )
 
 
+def _draw_table_cards(draw: ImageDraw.ImageDraw, table: int) -> None:
+    """The piles' card and the offers' card of a table ``table`` px high."""
+    top = BOARD_BOTTOM
+    _card(draw, top + 2, top + 2 * PILE_LINE + 12)
+    _card(draw, top + PILES_H, top + table - OFFERS_PAD + 8)
+
+
+def _band(top: float, height: float) -> Region:
+    """A line of the table, across the image."""
+    return 0, round(top), WIDTH, round(top + height)
+
+
 def _draw_piles(
     image: Image.Image, draw: ImageDraw.ImageDraw, view: OasisView, lang: str, top: int
 ) -> None:
     """Two lines: the landscape piles (and how full the track is), then the
     multiplier piles (by icon) and the draw and discard piles."""
-    _card(draw, top + 2, top + 2 * PILE_LINE + 12)
+    lands = tuple(view.lands.get(land, 0) for land in LANDS)
+    filled = len(view.camels)
+    line = _band(top + 8, PILE_LINE)
+    mid = top + 8 + PILE_LINE / 2
+    paint = partial(_draw_land_piles, image, draw, lang, lands, filled, mid)
+    TABLE_REGIONS.draw(image, ("lands", lang, lands, filled, line), line, paint)
+    piles = tuple(view.piles.get(kind, 0) for kind in MULTIPLIERS)
+    cards = (view.draw, len(view.discard))
+    line = _band(top + 8 + PILE_LINE, PILE_LINE)
+    paint = partial(_draw_multiplier_piles, image, draw, lang, piles, cards, mid + PILE_LINE)
+    TABLE_REGIONS.draw(image, ("multipliers", lang, piles, cards, line), line, paint)
+
+
+def _pile_title(draw: ImageDraw.ImageDraw, lang: str, line: int, mid: float) -> float:
+    """A pile line's title; returns where its piles start (both lines alike)."""
     titles = (_word(lang, "oasis.render.tiles"), _word(lang, "oasis.render.multipliers"))
     left = TABLE_INSET + 18
-    start = left + max(text_width(t, TITLE_SIZE, bold=True) for t in titles) + 22
-    right = WIDTH - TABLE_INSET - 18
-    for line, title in enumerate(titles):
-        mid = top + 8 + PILE_LINE * line + PILE_LINE / 2
-        draw_text(draw, (left, mid), title, TITLE_SIZE, MUTED, anchor="lm", bold=True, role="title")
-        x = start
-        if line == 0:
-            for land in LANDS:
-                paste_centred(image, tile_sprite(land, ICON, False), (x + ICON / 2, mid))
-                count = view.lands.get(land, 0)
-                words = f"{_word(lang, f'oasis.land.{land}')} {count}"
-                colour = WARN if count <= WARN_TILES else PAPER
-                x += ICON + 8
-                x += draw_text(draw, (x, mid), words, SCORE_SIZE, colour, anchor="lm", role="score")
-                x += 26
-            filled = len(view.camels)
-            track = _word(lang, "oasis.render.track", {"count": filled, "total": len(BOARD.track)})
-            colour = WARN if len(BOARD.track) - filled <= WARN_TILES else PAPER
-            draw_text(draw, (right, mid), track, SCORE_SIZE, colour, anchor="rm", role="score")
-        else:
-            for kind in MULTIPLIERS:
-                paste_centred(image, icon_sprite(kind, ICON), (x + ICON / 2, mid))
-                x += ICON + 6
-                # Words beside the icon, as the landscape line has: an icon alone needed a legend.
-                pile = f"{_word(lang, f'oasis.multiplier.{kind}')} {view.piles.get(kind, 0)}"
-                x += draw_text(draw, (x, mid), pile, SCORE_SIZE, PAPER, anchor="lm", role="score")
-                x += 16
-            cards = "{} · {}".format(
-                _word(lang, "oasis.render.draw", {"count": view.draw}),
-                _word(lang, "oasis.render.discard", {"count": len(view.discard)}),
-            )
-            draw_text(draw, (right, mid), cards, SCORE_SIZE, PAPER, anchor="rm", role="score")
+    title = titles[line]
+    draw_text(draw, (left, mid), title, TITLE_SIZE, MUTED, anchor="lm", bold=True, role="title")
+    return left + max(text_width(t, TITLE_SIZE, bold=True) for t in titles) + 22
+
+
+PILES_RIGHT = WIDTH - TABLE_INSET - 18  # where the pile lines' right-hand words end
+
+
+def _draw_land_piles(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    lang: str,
+    lands: Sequence[int],
+    filled: int,
+    mid: float,
+) -> None:
+    """The landscape piles (tiles left, by landscape) and how full the track is."""
+    x = _pile_title(draw, lang, 0, mid)
+    for land, count in zip(LANDS, lands, strict=True):
+        paste_centred(image, tile_sprite(land, ICON, False), (x + ICON / 2, mid))
+        words = f"{_word(lang, f'oasis.land.{land}')} {count}"
+        colour = WARN if count <= WARN_TILES else PAPER
+        x += ICON + 8
+        x += draw_text(draw, (x, mid), words, SCORE_SIZE, colour, anchor="lm", role="score")
+        x += 26
+    track = _word(lang, "oasis.render.track", {"count": filled, "total": len(BOARD.track)})
+    colour = WARN if len(BOARD.track) - filled <= WARN_TILES else PAPER
+    draw_text(draw, (PILES_RIGHT, mid), track, SCORE_SIZE, colour, anchor="rm", role="score")
+
+
+def _draw_multiplier_piles(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    lang: str,
+    piles: Sequence[int],
+    cards: tuple[int, int],
+    mid: float,
+) -> None:
+    """The multiplier piles (tiles left, by icon and word), the draw and discard piles."""
+    x = _pile_title(draw, lang, 1, mid)
+    for kind, count in zip(MULTIPLIERS, piles, strict=True):
+        paste_centred(image, icon_sprite(kind, ICON), (x + ICON / 2, mid))
+        x += ICON + 6
+        # Words beside the icon, as the landscape line has: an icon alone needed a legend.
+        pile = f"{_word(lang, f'oasis.multiplier.{kind}')} {count}"
+        x += draw_text(draw, (x, mid), pile, SCORE_SIZE, PAPER, anchor="lm", role="score")
+        x += 16
+    words = "{} · {}".format(
+        _word(lang, "oasis.render.draw", {"count": cards[0]}),
+        _word(lang, "oasis.render.discard", {"count": cards[1]}),
+    )
+    draw_text(draw, (PILES_RIGHT, mid), words, SCORE_SIZE, PAPER, anchor="rm", role="score")
 
 
 @dataclass(frozen=True)
@@ -953,23 +1086,63 @@ def _draw_offers(
     top: int,
 ) -> None:
     """This round's offers as a table, one row per seat in rank order (the
-    hierarchy), under column titles: rank, player, offer, taken by."""
-    bottom = top + table_height(view) - PILES_H - OFFERS_PAD + 8
-    _card(draw, top, bottom)
-    left, right = TABLE_INSET + 14, WIDTH - TABLE_INSET - 14
+    hierarchy), under column titles: rank, player, offer, taken by. Each line
+    is pasted back while it shows the same (see :data:`TABLE_REGIONS`)."""
+    table = table_height(view)  # the card's height: what lies under its last lines
+    last = ""
+    if view.last and view.last_seat is not None and view.last_seat < len(names):
+        last = _word(lang, "oasis.render.last", {"player": names[view.last_seat]})
+    line = _band(top, OFFERS_TITLE)
+    paint = partial(_draw_offers_title, draw, lang, last, top)
+    TABLE_REGIONS.draw(image, ("offers", lang, last, table, line), line, paint)
+    columns = offer_columns(view, names, lang)
+    line = _band(top + OFFERS_TITLE, OFFERS_COLUMNS)
+    paint = partial(_draw_offer_titles, draw, lang, columns, top + OFFERS_TITLE)
+    TABLE_REGIONS.draw(image, ("columns", lang, columns, table, line), line, paint)
+    y = top + OFFERS_TITLE + OFFERS_COLUMNS
+    for seat in view.order:
+        row = offer_row(view, seat, names)
+        box = (OFFERS_LEFT, y, OFFERS_RIGHT, y + OFFER_ROW - 6)
+        line = _band(y, OFFER_ROW)
+        paint = partial(_draw_offer_row, image, draw, row, lang, box, columns)
+        TABLE_REGIONS.draw(image, ("offer", row, lang, columns, table, line), line, paint)
+        y += OFFER_ROW
+    if view.phase == "over":
+        line = _band(y, SCORING_LINE)
+        paint = partial(_draw_scoring_rule, draw, lang, y)
+        TABLE_REGIONS.draw(image, ("scoring", lang, table, line), line, paint)
+
+
+OFFERS_LEFT = TABLE_INSET + 14  # the offer table's rows
+OFFERS_RIGHT = WIDTH - TABLE_INSET - 14
+
+
+def _draw_offers_title(draw: ImageDraw.ImageDraw, lang: str, last: str, top: float) -> None:
+    """The table's title and, on the right, whose placements are framed in gold."""
     mid = top + OFFERS_TITLE / 2 + 2
     title = _word(lang, "oasis.render.offers")
     width = draw_text(
-        draw, (left + 4, mid), title, TITLE_SIZE, MUTED, anchor="lm", bold=True, role="title"
+        draw, (OFFERS_LEFT + 4, mid), title, TITLE_SIZE, MUTED, anchor="lm", bold=True, role="title"
     )
-    if view.last and view.last_seat is not None and view.last_seat < len(names):
-        last = _word(lang, "oasis.render.last", {"player": names[view.last_seat]})
-        last = fit_text(last, TITLE_SIZE, right - left - width - 40, bold=True)
+    if last:
+        last = fit_text(last, TITLE_SIZE, OFFERS_RIGHT - OFFERS_LEFT - width - 40, bold=True)
         draw_text(
-            draw, (right - 4, mid), last, TITLE_SIZE, GOLD, anchor="rm", bold=True, role="title"
+            draw,
+            (OFFERS_RIGHT - 4, mid),
+            last,
+            TITLE_SIZE,
+            GOLD,
+            anchor="rm",
+            bold=True,
+            role="title",
         )
-    columns = offer_columns(view, names, lang)
-    mid = top + OFFERS_TITLE + OFFERS_COLUMNS / 2 - 3
+
+
+def _draw_offer_titles(
+    draw: ImageDraw.ImageDraw, lang: str, columns: OfferColumns, top: float
+) -> None:
+    """The column titles: rank, player, offer, taken by."""
+    mid = top + OFFERS_COLUMNS / 2 - 3
     for x, key in (
         (columns.rank, "oasis.render.col.rank"),
         (columns.player, "oasis.picture.col.player"),
@@ -986,25 +1159,26 @@ def _draw_offers(
             bold=True,
             role="title",
         )
-    y = top + OFFERS_TITLE + OFFERS_COLUMNS
-    for seat in view.order:
-        box = (left, y, right, y + OFFER_ROW - 6)
-        _draw_offer_row(image, draw, view, seat, names, lang, box, columns)
-        y += OFFER_ROW
-    if view.phase == "over":
-        rule = fit_text(
-            _word(lang, "oasis.render.scoring"), TITLE_SIZE, right - left - 8, bold=True
-        )
-        draw_text(
-            draw,
-            (left + 4, y + SCORING_LINE / 2 - 4),
-            rule,
-            TITLE_SIZE,
-            MUTED,
-            anchor="lm",
-            bold=True,
-            role="title",
-        )
+
+
+def _draw_scoring_rule(draw: ImageDraw.ImageDraw, lang: str, top: float) -> None:
+    """Once over, under the rows: how the scores were counted."""
+    rule = fit_text(
+        _word(lang, "oasis.render.scoring"),
+        TITLE_SIZE,
+        OFFERS_RIGHT - OFFERS_LEFT - 8,
+        bold=True,
+    )
+    draw_text(
+        draw,
+        (OFFERS_LEFT + 4, top + SCORING_LINE / 2 - 4),
+        rule,
+        TITLE_SIZE,
+        MUTED,
+        anchor="lm",
+        bold=True,
+        role="title",
+    )
 
 
 def _rank_tile(
@@ -1045,12 +1219,48 @@ def _draw_seat(
     )
 
 
+@dataclass(frozen=True)
+class OfferRow:
+    """What a row of the offer table shows (so rows showing the same are drawn once)."""
+
+    seat: Seat
+    rank: int
+    received: int | None  # the rank tile received this round
+    acting: bool
+    name: str
+    cards: tuple[str, ...]
+    taker: Seat | None
+    taker_name: str
+    empty: str  # without cards: the catalogue key of what the row says, or ""
+    open: bool  # on the table, nobody has taken it yet
+
+
+def offer_row(view: OasisView, seat: Seat, names: Sequence[str]) -> OfferRow:
+    """Seat ``seat``'s row of the offer table, as ``view`` shows it."""
+    taker = view.taken[seat]
+    empty = ""
+    if seat in view.out:
+        empty = "oasis.render.no_offer"
+    elif view.phase == "offer":
+        empty = "oasis.render.waiting"
+    return OfferRow(
+        seat=seat,
+        rank=view.ranks[seat],
+        received=view.received[seat],
+        acting=seat == view.current and view.phase != "over",
+        name=names[seat] if seat < len(names) else "",
+        cards=view.offers[seat],
+        taker=taker,
+        taker_name=names[taker] if taker is not None and taker < len(names) else "",
+        empty=empty,
+        open=view.phase != "offer",
+    )
+
+
 def _draw_offer_row(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    view: OasisView,
-    seat: Seat,
-    names: Sequence[str],
+    row: OfferRow,
     lang: str,
     box: Box,
     columns: OfferColumns,
@@ -1060,47 +1270,41 @@ def _draw_offer_row(
     token and name of who took them."""
     x0, y0, x1, y1 = box
     mid = (y0 + y1) / 2
-    acting = seat == view.current and view.phase != "over"
     draw.rounded_rectangle(
         box,
         radius=8,
-        fill=ROW_HILITE if acting else ROW,
-        outline=GOLD if acting else None,
+        fill=ROW_HILITE if row.acting else ROW,
+        outline=GOLD if row.acting else None,
         width=2,
     )
     x = columns.rank
-    _rank_tile(draw, view.ranks[seat], (x + RANK_TILE / 2, mid), RANK_TILE)
-    received = view.received[seat]
-    if received:
+    _rank_tile(draw, row.rank, (x + RANK_TILE / 2, mid), RANK_TILE)
+    if row.received:
         draw_arrow(draw, (x + RANK_TILE + 14, mid), 6)
-        _rank_tile(draw, received, (x + RANK_TILE + 44, mid), RANK_TILE - 6, received=True)
-    name = names[seat] if seat < len(names) else ""
-    _draw_seat(image, draw, seat, name, (columns.player, mid), columns.player_name, bold=acting)
+        _rank_tile(draw, row.received, (x + RANK_TILE + 44, mid), RANK_TILE - 6, received=True)
+    player = (columns.player, mid)
+    _draw_seat(image, draw, row.seat, row.name, player, columns.player_name, bold=row.acting)
     x = columns.offer
-    cards = view.offers[seat]
-    taker = view.taken[seat]
-    if not cards:
-        key = "oasis.render.no_offer" if seat in view.out else "oasis.render.waiting"
-        if seat in view.out or view.phase == "offer":
-            words = fit_text(_word(lang, key), TITLE_SIZE, columns.offer_width, bold=True)
+    if not row.cards:
+        if row.empty:
+            words = fit_text(_word(lang, row.empty), TITLE_SIZE, columns.offer_width, bold=True)
             draw_text(
                 draw, (x, mid), words, TITLE_SIZE, MUTED, anchor="lm", bold=True, role="title"
             )
         return
-    texts = [offer_words(code, lang) for code in cards]
-    room = columns.offer_width - CHIP_GAP * (len(cards) - 1)
+    texts = [offer_words(code, lang) for code in row.cards]
+    room = columns.offer_width - CHIP_GAP * (len(row.cards) - 1)
     natural = [_chip_width(t) for t in texts]
-    share = room / len(cards)
+    share = room / len(row.cards)
     widths = natural if sum(natural) <= room else [min(w, share) for w in natural]
-    for code, text, width in zip(cards, texts, widths, strict=True):
-        _draw_chip(
-            image, draw, code, text, (x, mid - 19, x + width, mid + 19), dim=taker is not None
-        )
+    for code, text, width in zip(row.cards, texts, widths, strict=True):
+        chip = (x, mid - 19, x + width, mid + 19)
+        _draw_chip(image, draw, code, text, chip, dim=row.taker is not None)
         x += width + CHIP_GAP
-    if taker is not None:
-        name = names[taker] if taker < len(names) else ""
-        _draw_seat(image, draw, taker, name, (columns.taken, mid), columns.taken_name)
-    elif view.phase != "offer":  # on the table, nobody has taken it yet
+    if row.taker is not None:
+        taken = (columns.taken, mid)
+        _draw_seat(image, draw, row.taker, row.taker_name, taken, columns.taken_name)
+    elif row.open:  # on the table, nobody has taken it yet
         draw_text(
             draw, (columns.taken, mid), "\u2014", TITLE_SIZE, MUTED, anchor="lm", role="title"
         )
@@ -1184,7 +1388,7 @@ def score_panel(
             Column(_word(lang, "oasis.render.col.supply"), width=SUPPLY_W),
             Column(_word(lang, "oasis.render.col.herd"), width=COUNT_W + 10),
         ]
-        columns += [Column(partial(_paint_land_title, land)) for land in LANDS]
+        columns += [Column(LandTitle(land)) for land in LANDS]
     rows = []
     for seat in range(view.players):
         cells: list[Cell] = []
@@ -1196,11 +1400,7 @@ def score_panel(
                 Cell(rank_text(view, seat)),
                 Cell(str(view.stacks[seat])),
                 Cell(str(view.multiplier_counts[seat])),
-                Cell(
-                    paint=partial(
-                        _paint_supply, seat, view.pawns_left[seat], view.camels_left[seat]
-                    )
-                ),
+                Cell(paint=Supply(seat, view.pawns_left[seat], view.camels_left[seat])),
                 Cell(str(view.herds[seat])),
             ]
             cells += [Cell(str(view.owned[seat].get(land, 0))) for land in LANDS]
@@ -1264,37 +1464,52 @@ def score_texts(view: OasisView, seat: Seat) -> list[str]:
     return out
 
 
-def _paint_land_title(land: str, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box) -> None:
+# The panel's painters are values, not partials: rows equal when they show the
+# same, so the panel's regions are cached by what they show (picture_layers).
+
+
+@dataclass(frozen=True)
+class LandTitle:
     """A column title for the squares owned of one landscape: its tile, with its letter."""
-    m = panel_metrics(image.width)
-    size = round(m.px(30))
-    paste_centred(
-        image, tile_sprite(land, size, False), ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-    )
+
+    land: str
+
+    def __call__(self, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box) -> None:
+        m = panel_metrics(image.width)
+        size = round(m.px(30))
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        paste_centred(image, tile_sprite(self.land, size, False), centre)
 
 
-def _paint_supply(
-    seat: Seat, pawns: int, camels: int, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box
-) -> None:
+@dataclass(frozen=True)
+class Supply:
     """Pawns and camels left in a seat's supply: its marker, then a camel, each
     with its count."""
-    m = panel_metrics(image.width)
-    mid = (box[1] + box[3]) / 2
-    x = (box[0] + box[2]) / 2 - m.px(64)
-    r = m.px(10)
-    draw.polygon(
-        shape_points(player_style(seat).shape, (x + r, mid), r),
-        fill=seat_colour(seat),
-        outline=PAPER,
-        width=2,
-    )
-    x += 2 * r + m.px(6)
-    x += draw_text(draw, (x, mid), str(pawns), m.cell_size, PAPER, anchor="lm", role="score")
-    x += m.px(14)
-    size = round(m.px(26))
-    paste_centred(image, icon_sprite("camels", size), (x + size / 2, mid))
-    x += size + m.px(6)
-    draw_text(draw, (x, mid), str(camels), m.cell_size, PAPER, anchor="lm", role="score")
+
+    seat: Seat
+    pawns: int
+    camels: int
+
+    def __call__(self, image: Image.Image, draw: ImageDraw.ImageDraw, box: Box) -> None:
+        m = panel_metrics(image.width)
+        mid = (box[1] + box[3]) / 2
+        x = (box[0] + box[2]) / 2 - m.px(64)
+        r = m.px(10)
+        draw.polygon(
+            shape_points(player_style(self.seat).shape, (x + r, mid), r),
+            fill=seat_colour(self.seat),
+            outline=PAPER,
+            width=2,
+        )
+        x += 2 * r + m.px(6)
+        pawns = str(self.pawns)
+        x += draw_text(draw, (x, mid), pawns, m.cell_size, PAPER, anchor="lm", role="score")
+        x += m.px(14)
+        size = round(m.px(26))
+        paste_centred(image, icon_sprite("camels", size), (x + size / 2, mid))
+        x += size + m.px(6)
+        camels = str(self.camels)
+        draw_text(draw, (x, mid), camels, m.cell_size, PAPER, anchor="lm", role="score")
 
 
 def owed_words(view: OasisView, lang: str) -> str:

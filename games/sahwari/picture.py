@@ -24,6 +24,13 @@ grey hexagons marked G1 / G2. The grid, the oases, the Guild and the
 coordinates never change: they form a static layer, cached. Effect icons are
 the pictograms of :mod:`games.sahwari.picture_icons`.
 
+Cost: a render draws only what changed since the boards drawn before it.
+Texts come from their glyph masks and the parts that a few values decide (a
+tile, a camel, a clan strip, a box or card of the right column, the legend,
+the score panel) from the pixels they got last time, by those values
+(:mod:`games.sahwari.picture_layers`); the picture is the same to the pixel.
+About 10 MB of memos in all.
+
 The last move (:class:`~games.sahwari.last_move.LastMove`, from the view's
 ``last`` when it carries one, or given to :func:`render_sahwari_image`) is
 highlighted as Oasis does, in gold between ink lines: each camel's path as an
@@ -47,7 +54,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import lru_cache, partial
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
@@ -79,6 +88,7 @@ from games.sahwari.picture_icons import (
     paste_icon,
     signed,
 )
+from games.sahwari.picture_layers import RegionMemo, place_text
 from games.sahwari.table import FACE_UP, GUILD_SPACES
 from games.sahwari.views import ClanView, SahwariView
 from games.text import Params
@@ -90,7 +100,6 @@ from render.png import png_bytes
 from render.shapes import Box, Point, draw_player_marker, regular_polygon
 from render.text import (
     display_names,
-    draw_text,
     drawing_cache,
     fit_text,
     legible_size,
@@ -265,28 +274,26 @@ def render_sahwari_image(
     strips_top = MAP_BOTTOM + 8
     panel_top = strips_top + sum(heights) + 6
     height = panel_top + panel_height(panel, WIDTH)
-    image = Image.new("RGB", (WIDTH, height), BACKDROP)
+    # every pixel is drawn below: the map, the strips on the backdrop, the panel
+    image = Image.new("RGB", (WIDTH, height), None)
     image.paste(_map_layer(), (0, 0))
-    draw = ImageDraw.Draw(image, "RGBA")
-    for tile in board.RESOURCE_TILES:
-        _draw_resource_tile(draw, tile, view.sides[tile])
+    image.paste(BACKDROP, (0, MAP_BOTTOM, WIDTH, panel_top))
+    draw = ImageDraw.Draw(image)  # opaque colours only: blending would be ~9x slower
     spots = camel_spots(view)
-    if last:
-        _draw_paths(draw, last, spots)
-    for tile in board.TILES:
-        _draw_items(image, draw, view, tile, lang, last)
+    _draw_map(image, draw, view, lang, last, spots)
     if last:
         for tile in sorted(last.tiles):
             x0, y0, x1, y1 = tile_box(tile)
             _frame(draw, (x0 + 2, y0 + 2, x1 - 2, y1 - 2))
-    _draw_camels(draw, view, spots, last)
+    _draw_camels(image, draw, view, spots, last)
     _draw_side(image, draw, view, lang, last)
     shown = display_names(names, view.players, lang)
     top = strips_top
     for seat in range(view.players):
-        _draw_strip(image, draw, view, seat, shown[seat], lang, top, heights[seat], last)
+        look = _strip_look(view, seat, shown[seat], lang, top, heights[seat], last)
+        _draw_strip(image, draw, look)
         top += heights[seat]
-    draw_panel(image, panel, lang, top=panel_top)
+    _draw_score_panel(image, panel, lang, panel_top)
     return image
 
 
@@ -376,8 +383,8 @@ def _draw_chip(
     cx = (x0 + x1) / 2
     if face is None:
         draw.rounded_rectangle(box, radius=9, fill=BLUE, outline=PAPER, width=2)
-        draw_text(
-            draw,
+        place_text(
+            image,
             (cx, (y0 + y1) / 2),
             handle,
             VALUE_SIZE,
@@ -390,7 +397,7 @@ def _draw_chip(
     token = CONTENT.token(face)
     fill = YELLOW if token.colour == "yellow" else mix(BLUE, PAPER, 0.7)
     draw.rounded_rectangle(box, radius=9, fill=fill, outline=INK, width=2)
-    draw_text(draw, (cx, y0 + 13), handle, VALUE_SIZE, INK, anchor="mm", bold=True, role="value")
+    place_text(image, (cx, y0 + 13), handle, VALUE_SIZE, INK, anchor="mm", bold=True, role="value")
     _draw_token_icons(image, draw, token.icons, (cx, y0 + 43), CHIP_ICON)
     if face != handle:  # a revealed blue token
         draw.line((x0 + 6, y1 - 3, x1 - 6, y1 - 3), fill=BLUE, width=3)
@@ -408,18 +415,21 @@ def _draw_token_icons(
         x += step
 
 
-def _ghost_chip(draw: ImageDraw.ImageDraw, box: Box, handle: str, removed: bool) -> None:
+def _ghost_chip(
+    image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, handle: str, removed: bool
+) -> None:
     """Where a convoy lay before the last move: a dashed outline with its handle;
     crossed in red when an attack removed it from the game (rule A6)."""
     x0, y0, x1, y1 = box
-    draw.rounded_rectangle(box, radius=9, fill=(*PAPER, 70))
+    veil = ImageDraw.Draw(image, "RGBA")  # translucent: the tile shows through
+    veil.rounded_rectangle(box, radius=9, fill=(*PAPER, 70))
     _dashed_box(draw, box, INK)
     if removed:
         for a, b in (((x0 + 6, y0 + 6), (x1 - 6, y1 - 6)), ((x0 + 6, y1 - 6), (x1 - 6, y0 + 6))):
             draw.line((a, b), fill=INK, width=8)
             draw.line((a, b), fill=STRIKE, width=4)
-    draw_text(
-        draw,
+    place_text(
+        image,
         ((x0 + x1) / 2, (y0 + y1) / 2),
         handle,
         VALUE_SIZE,
@@ -432,22 +442,46 @@ def _ghost_chip(draw: ImageDraw.ImageDraw, box: Box, handle: str, removed: bool)
     )
 
 
-def _draw_items(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    view: SahwariView,
-    tile: int,
-    lang: str,
-    last: LastMove | None,
-) -> None:
-    x0, y0, x1, y1 = tile_box(tile)
+@dataclass(frozen=True)
+class _TileLook:
+    """What a tile shows under the camels: its side, its name and its items
+    (with the last move's ghosts). Keys the tile's memo: nothing else is drawn
+    there, unless a path crosses it."""
+
+    tile: int
+    side: str  # a resource tile's side; "" for the Guild and the oases
+    label: str
+    small: tuple[tuple[str, bool], ...]  # cube or pawn, and whether it was just taken
+    chips: tuple[tuple[str, str, str | None], ...]  # handle, "" / "taken" / "removed", face
+
+    def fits(self) -> bool:
+        """Whether its items stay inside the tile (they always do on a real board)."""
+        return len(self.chips) <= 2 and len(self.small) <= 5
+
+
+def _tile_look(view: SahwariView, tile: int, lang: str, last: LastMove | None) -> _TileLook:
     label = board.name(tile)
     if tile == board.GUILD:
         label = f"{label} · {_word(lang, 'guild')}"
-    draw_text(
-        draw,
+    items = view.items[tile]
+    small = [(i, False) for i in items if i in ("A", "R")]
+    chips: list[tuple[str, str, str | None]] = [
+        (i, "", board_face(view, i)) for i in items if i not in ("A", "R")
+    ]
+    if last and tile != board.GUILD:
+        small += [(i, True) for t, i in last.taken if t == tile and i in ("A", "R")]
+        chips += [(i, "taken", None) for t, i in last.taken if t == tile and i not in ("A", "R")]
+        chips += [(i, "removed", None) for t, i in last.removed if t == tile]
+    side = view.sides[tile] if tile in board.RESOURCE_TILES else ""
+    return _TileLook(tile, side, label, tuple(small), tuple(chips))
+
+
+def _draw_items(image: Image.Image, draw: ImageDraw.ImageDraw, look: _TileLook) -> None:
+    x0, y0, x1, y1 = tile_box(look.tile)
+    place_text(
+        image,
         (x0 + 7, y0 + 5),
-        label,
+        look.label,
         SPACE_SIZE,
         INK,
         anchor="la",
@@ -456,31 +490,82 @@ def _draw_items(
         outline=mix(PAPER, SAND, 0.5),
         outline_width=2,
     )
-    items = view.items[tile]
-    small: list[tuple[str, bool]] = [(i, False) for i in items if i in ("A", "R")]
-    chips: list[tuple[str, str]] = [(i, "") for i in items if i not in ("A", "R")]
-    if last and tile != board.GUILD:
-        small += [(i, True) for t, i in last.taken if t == tile and i in ("A", "R")]
-        chips += [(i, "taken") for t, i in last.taken if t == tile and i not in ("A", "R")]
-        chips += [(i, "removed") for t, i in last.removed if t == tile]
     x = x0 + 8
-    for item, gone in small:
+    for item, gone in look.small:
         if gone:
             _dashed_box(draw, (x - 2, y0 + 34, x + ITEM + 2, y0 + 38 + ITEM), INK, dash=4)
         else:
             (_draw_cube if item == "A" else _draw_pawn)(draw, x, y0 + 36, ITEM)
         x += ITEM + 6
-    n = len(chips)
-    if not n:
-        return
+    n = len(look.chips)
     gap = (CELL - n * CHIP_W) / (n + 1)
-    for k, (handle, why) in enumerate(chips):
+    for k, (handle, why, face) in enumerate(look.chips):
         cx0 = x0 + gap + k * (CHIP_W + gap)
         box = (cx0, y1 - CHIP_H - 6, cx0 + CHIP_W, y1 - 6)
         if why:
-            _ghost_chip(draw, box, handle, why == "removed")
+            _ghost_chip(image, draw, box, handle, why == "removed")
         else:
-            _draw_chip(image, draw, box, handle, board_face(view, handle))
+            _draw_chip(image, draw, box, handle, face)
+
+
+def _paint_tile(image: Image.Image, draw: ImageDraw.ImageDraw, look: _TileLook) -> None:
+    if look.side:
+        _draw_resource_tile(draw, look.tile, look.side)
+    _draw_items(image, draw, look)
+
+
+# Tiles as drawn, by look: a board shows 25, and few change in a move.
+_TILES = RegionMemo(28)
+
+
+def _draw_map(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: SahwariView,
+    lang: str,
+    last: LastMove | None,
+    spots: dict[str, Point],
+) -> None:
+    """Resource tiles, the last move's paths over them, then the items: in
+    that order where a path crosses a tile; any other tile comes whole from
+    the memo (its look says all it shows)."""
+    looks = [_tile_look(view, tile, lang, last) for tile in board.TILES]
+    paths = _path_lines(last, spots) if last else []
+    # a drawing that spills over its tile would be cut by a neighbour's memo
+    direct = _tiles_under(paths) if all(look.fits() for look in looks) else set(board.TILES)
+    for look in looks:
+        if look.side and look.tile in direct:
+            _draw_resource_tile(draw, look.tile, look.side)
+    _draw_paths(image, paths)
+    for look in looks:
+        if look.tile in direct:
+            _draw_items(image, draw, look)
+        else:
+            x0, y0, x1, y1 = tile_box(look.tile)
+            paint = partial(_paint_tile, image, draw, look)
+            _TILES.draw(image, (x0 + 1, y0 + 1, x1 - 1, y1 - 1), look, paint)
+
+
+def _tiles_under(paths: Sequence[_PathLine]) -> set[int]:
+    """The tiles a path's drawing may touch (its segments' boxes, widened by
+    the line's half width, the start disc and the head)."""
+    boxes: list[Box] = []
+    for path in paths:
+        for a, b in zip(path.points, path.points[1:], strict=False):
+            boxes.append(
+                _widened((min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])), 16)
+            )
+        xs, ys = [p[0] for p in path.head], [p[1] for p in path.head]
+        boxes.append(_widened((min(xs), min(ys), max(xs), max(ys)), 4))
+    return {tile for tile in board.TILES if any(_overlap(tile_box(tile), box) for box in boxes)}
+
+
+def _widened(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
 CAMEL_R = 15.0
@@ -511,24 +596,38 @@ def _tile_spot(tile: int) -> Point:
     return (x0 + 70, y0 + 60) if board.is_common(tile) else (x1 - 24, y0 + 24)
 
 
-def _draw_camel(draw: ImageDraw.ImageDraw, camel: str, centre: Point) -> None:
+# Camels as drawn, by camel, place and what lay under them.
+_CAMELS = RegionMemo(16)
+
+
+def _draw_camel(image: Image.Image, draw: ImageDraw.ImageDraw, camel: str, centre: Point) -> None:
+    box = _widened((*centre, *centre), CAMEL_R + 11)  # the widest shape, a triangle, and more
+    paint = partial(_paint_camel, image, draw, camel, centre)
+    _CAMELS.draw(image, box, (camel, centre), paint, behind=True)
+
+
+def _paint_camel(image: Image.Image, draw: ImageDraw.ImageDraw, camel: str, centre: Point) -> None:
     if board.is_guild_camel(camel):
         hexagon = regular_polygon(centre, CAMEL_R + 5, 6, rotation=30)
         draw.polygon(hexagon, fill=GUILD_CAMEL, outline=PAPER, width=2)
-        draw_text(draw, centre, camel, VALUE_SIZE, PAPER, anchor="mm", bold=True, role="value")
+        place_text(image, centre, camel, VALUE_SIZE, PAPER, anchor="mm", bold=True, role="value")
         return
     seat = int(camel[1:]) - 1
     style = player_style(seat)
     draw_player_marker(draw, seat, centre, CAMEL_R + 3, edge=INK)
     ink = INK if sum(style.colour) > 420 else PAPER
     y = centre[1] + (3 if style.shape == "triangle" else 0)
-    draw_text(
-        draw, (centre[0], y), style.letter, VALUE_SIZE, ink, anchor="mm", bold=True, role="value"
+    place_text(
+        image, (centre[0], y), style.letter, VALUE_SIZE, ink, anchor="mm", bold=True, role="value"
     )
 
 
 def _draw_camels(
-    draw: ImageDraw.ImageDraw, view: SahwariView, spots: dict[str, Point], last: LastMove | None
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: SahwariView,
+    spots: dict[str, Point],
+    last: LastMove | None,
 ) -> None:
     framed = last.tiles if last else frozenset()
     if view.arrival >= 0 and not view.over and view.arrival not in framed:
@@ -540,7 +639,7 @@ def _draw_camels(
             if camel in spots:
                 _ring(draw, spots[camel], CAMEL_R + 10, STRIKE)
     for camel, centre in spots.items():
-        _draw_camel(draw, camel, centre)
+        _draw_camel(image, draw, camel, centre)
 
 
 def _turns(path: Sequence[int]) -> list[int]:
@@ -554,9 +653,16 @@ def _turns(path: Sequence[int]) -> list[int]:
     return kept
 
 
-def _draw_paths(draw: ImageDraw.ImageDraw, last: LastMove, spots: dict[str, Point]) -> None:
-    """Each camel's way, from where it stood to where it stands: a gold arrow
-    between ink lines, under the items and the camels."""
+class _PathLine(NamedTuple):
+    """A camel's way as drawn: the line (from where it stood to short of where
+    it stands) and the arrow's head."""
+
+    points: tuple[Point, ...]
+    head: tuple[Point, Point, Point]
+
+
+def _path_lines(last: LastMove, spots: dict[str, Point]) -> list[_PathLine]:
+    lines = []
     for camel, path in last.camels:
         if camel not in spots:
             continue
@@ -571,17 +677,26 @@ def _draw_paths(draw: ImageDraw.ImageDraw, last: LastMove, spots: dict[str, Poin
         ux, uy = (bx - ax) / length, (by - ay) / length
         tip = (bx - ux * back, by - uy * back)
         points[-1] = tip
-        draw.line(points, fill=(*INK, 230), width=13, joint="curve")
-        draw.line(points, fill=HIGHLIGHT, width=7, joint="curve")
-        sx, sy = points[0]
-        draw.ellipse((sx - 10, sy - 10, sx + 10, sy + 10), fill=HIGHLIGHT, outline=INK, width=3)
         nx, ny = -uy, ux
-        head = [
+        head = (
             (tip[0] + ux * 6, tip[1] + uy * 6),
             (tip[0] - ux * 20 + nx * 15, tip[1] - uy * 20 + ny * 15),
             (tip[0] - ux * 20 - nx * 15, tip[1] - uy * 20 - ny * 15),
-        ]
-        draw.polygon(head, fill=HIGHLIGHT, outline=INK, width=3)
+        )
+        lines.append(_PathLine(tuple(points), head))
+    return lines
+
+
+def _draw_paths(image: Image.Image, paths: Sequence[_PathLine]) -> None:
+    """Each camel's way, from where it stood to where it stands: a gold arrow
+    between ink lines, under the items and the camels."""
+    veil = ImageDraw.Draw(image, "RGBA")  # the ink line is translucent
+    for path in paths:
+        veil.line(path.points, fill=(*INK, 230), width=13, joint="curve")
+        veil.line(path.points, fill=HIGHLIGHT, width=7, joint="curve")
+        sx, sy = path.points[0]
+        veil.ellipse((sx - 10, sy - 10, sx + 10, sy + 10), fill=HIGHLIGHT, outline=INK, width=3)
+        veil.polygon(path.head, fill=HIGHLIGHT, outline=INK, width=3)
 
 
 # --------------------------------------------------------------------------- right column
@@ -594,6 +709,23 @@ LEGEND_ICON = 24
 SIDE_LEGEND: tuple[tuple[str, ...], ...] = (*((kind,) for kind in KINDS), (INFLUENCE, CLAN))
 
 
+class _Supplies(NamedTuple):
+    """What the supplies box shows."""
+
+    cubes: int
+    pawns: int
+    attack_tokens: int
+    deck: int
+    discard: int
+
+
+# The right column's boxes, cards and legend as drawn, by what they show:
+# on the backdrop, which never changes there.
+_BOXES = RegionMemo(3)
+_ROW_CARDS = RegionMemo(6)
+_LEGENDS = RegionMemo(1)
+
+
 def _draw_side(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -603,27 +735,63 @@ def _draw_side(
 ) -> None:
     x, y = SIDE_X, MAP_Y - 30
     right = SIDE_X + SIDE_W
-    # the Guild's spaces
+    guild = (view.guild_pawns, view.guild_cubes)
+    paint = partial(_paint_guild, image, draw, y, *guild, lang)
+    _BOXES.draw(image, (x, y, right, y + 108), ("guild", *guild, lang), paint)
+    y += 118
+    supplies = _Supplies(view.cubes, view.pawns, view.attack_tokens, view.deck, len(view.discard))
+    paint = partial(_paint_supplies, image, draw, y, supplies, lang)
+    _BOXES.draw(image, (x, y, right, y + 76), (supplies, lang), paint)
+    y += 86
+    _draw_recruitment_row(image, draw, view, lang, last, y)
+    y += 30 + 2 * ROW_PITCH + 4
+    if view.removed:
+        text = _word(lang, "removed", {"handles": " ".join(view.removed)})
+        place_text(
+            image, (x, y), fit_text(text, TITLE_SIZE, SIDE_W), TITLE_SIZE, PAPER, role="title"
+        )
+        y += 26
+    # the legend, down to the map's bottom
+    line = min(26.0, (MAP_BOTTOM - 2 - y) / len(SIDE_LEGEND))
+    bottom = y + line * len(SIDE_LEGEND) + LEGEND_ICON / 2
+    paint = partial(
+        draw_legend,
+        image,
+        draw,
+        (x, y),
+        SIDE_W,
+        SIDE_LEGEND,
+        lang,
+        line=line,
+        icon=LEGEND_ICON,
+        colour=PAPER,
+    )
+    # the line above may reach a pixel into the legend's box: in the key too
+    _LEGENDS.draw(image, (x, y, right, bottom), (lang, y, line, view.removed), paint)
+
+
+def _paint_guild(
+    image: Image.Image, draw: ImageDraw.ImageDraw, y: int, pawns: int, cubes: int, lang: str
+) -> None:
+    """The Guild's spaces: its pawns and cubes."""
+    x, right = SIDE_X, SIDE_X + SIDE_W
     draw.rounded_rectangle((x, y, right, y + 108), radius=10, fill=PANEL_CARD, outline=CARD_EDGE)
-    draw_text(
-        draw, (x + 12, y + 8), _word(lang, "guild"), TITLE_SIZE, MUTED, bold=True, role="title"
+    place_text(
+        image, (x + 12, y + 8), _word(lang, "guild"), TITLE_SIZE, MUTED, bold=True, role="title"
     )
     for k, (key, count, paint) in enumerate(
-        (
-            ("guild.pawns", view.guild_pawns, _draw_pawn),
-            ("guild.cubes", view.guild_cubes, _draw_cube),
-        )
+        (("guild.pawns", pawns, _draw_pawn), ("guild.cubes", cubes, _draw_cube))
     ):
         yy = y + 38 + k * 34
         label = fit_text(_word(lang, key), TITLE_SIZE, 160)
-        draw_text(draw, (x + 12, yy + 13), label, TITLE_SIZE, PAPER, anchor="lm", role="title")
+        place_text(image, (x + 12, yy + 13), label, TITLE_SIZE, PAPER, anchor="lm", role="title")
         for s in range(GUILD_SPACES):
             bx = x + 190 + s * 36
             draw.rectangle((bx, yy, bx + 28, yy + 26), outline=MUTED, width=2)
             if s < count:
                 paint(draw, bx + 5, yy + 4, 18)
-        draw_text(
-            draw,
+        place_text(
+            image,
             (right - 12, yy + 13),
             f"{count}/{GUILD_SPACES}",
             VALUE_SIZE,
@@ -631,32 +799,36 @@ def _draw_side(
             anchor="rm",
             role="value",
         )
-    y += 118
-    # supplies
+
+
+def _paint_supplies(
+    image: Image.Image, draw: ImageDraw.ImageDraw, y: int, supplies: _Supplies, lang: str
+) -> None:
+    """The supplies (cubes, pawns, attack tokens), the deck and the discard."""
+    x, right = SIDE_X, SIDE_X + SIDE_W
     draw.rounded_rectangle((x, y, right, y + 76), radius=10, fill=PANEL_CARD, outline=CARD_EDGE)
-    draw_text(
-        draw, (x + 12, y + 8), _word(lang, "supply"), TITLE_SIZE, MUTED, bold=True, role="title"
+    place_text(
+        image, (x + 12, y + 8), _word(lang, "supply"), TITLE_SIZE, MUTED, bold=True, role="title"
     )
     sx: float = x + 12
     yy = y + 50
     _draw_cube(draw, sx, yy - 10, 20)
-    sx += 26 + draw_text(
-        draw, (sx + 28, yy), str(view.cubes), SCORE_SIZE, PAPER, anchor="lm", role="score"
+    sx += 26 + place_text(
+        image, (sx + 28, yy), str(supplies.cubes), SCORE_SIZE, PAPER, anchor="lm", role="score"
     )
     sx += 28
     _draw_pawn(draw, sx, yy - 11, 22)
-    sx += 30 + draw_text(
-        draw, (sx + 30, yy), str(view.pawns), SCORE_SIZE, PAPER, anchor="lm", role="score"
+    sx += 30 + place_text(
+        image, (sx + 30, yy), str(supplies.pawns), SCORE_SIZE, PAPER, anchor="lm", role="score"
     )
     sx += 30
     _draw_attack_token(draw, (sx + 11, yy))
-    draw_text(
-        draw, (sx + 28, yy), str(view.attack_tokens), SCORE_SIZE, PAPER, anchor="lm", role="score"
-    )
-    deck = _word(lang, "deck", {"count": view.deck})
-    discard = _word(lang, "discard", {"count": len(view.discard)})
-    draw_text(
-        draw,
+    attacks = str(supplies.attack_tokens)
+    place_text(image, (sx + 28, yy), attacks, SCORE_SIZE, PAPER, anchor="lm", role="score")
+    deck = _word(lang, "deck", {"count": supplies.deck})
+    discard = _word(lang, "discard", {"count": supplies.discard})
+    place_text(
+        image,
         (right - 12, y + 8),
         f"{deck} · {discard}",
         TITLE_SIZE,
@@ -664,17 +836,27 @@ def _draw_side(
         anchor="ra",
         role="title",
     )
-    y += 86
-    # the recruitment row
-    draw_text(draw, (x, y), _word(lang, "row"), TITLE_SIZE, MUTED, bold=True, role="title")
+
+
+def _draw_recruitment_row(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: SahwariView,
+    lang: str,
+    last: LastMove | None,
+    y: int,
+) -> None:
+    """The recruitment row's title and its four positions, each card whole."""
+    x = SIDE_X
+    place_text(image, (x, y), _word(lang, "row"), TITLE_SIZE, MUTED, bold=True, role="title")
     y += 30
     changed = set(last.row) if last else set()
     for pos in range(4):
         row, col = divmod(pos, 2)
         cx0 = x + col * (ROW_CARD_W + (SIDE_W - 2 * ROW_CARD_W))
         cy0 = y + row * ROW_PITCH
-        draw_text(
-            draw,
+        place_text(
+            image,
             (cx0 + 4, cy0 + 1),
             str(pos + 1),
             VALUE_SIZE,
@@ -686,7 +868,8 @@ def _draw_side(
         card = view.row[pos] if pos < len(view.row) else ""
         box = (cx0, cy0 + 24, cx0 + ROW_CARD_W, cy0 + 24 + ROW_CARD_H)
         if card:
-            draw_card(image, draw, box, CONTENT.card(card), lang)
+            paint = partial(draw_card, image, draw, box, CONTENT.card(card), lang)
+            _ROW_CARDS.draw(image, box, (box, card, lang), paint)
             if pos in changed:
                 bx0, by0, bx1, by1 = box
                 _frame(draw, (bx0 - 4, by0 - 4, bx1 + 4, by1 + 4))
@@ -694,16 +877,6 @@ def _draw_side(
             _dashed_box(draw, box, HIGHLIGHT)
         else:
             draw.rounded_rectangle(box, radius=8, outline=MUTED, width=2)
-    y += 2 * ROW_PITCH + 4
-    if view.removed:
-        text = _word(lang, "removed", {"handles": " ".join(view.removed)})
-        draw_text(draw, (x, y), fit_text(text, TITLE_SIZE, SIDE_W), TITLE_SIZE, PAPER, role="title")
-        y += 26
-    # the legend, down to the map's bottom
-    line = min(26.0, (MAP_BOTTOM - 2 - y) / len(SIDE_LEGEND))
-    draw_legend(
-        image, draw, (x, y), SIDE_W, SIDE_LEGEND, lang, line=line, icon=LEGEND_ICON, colour=PAPER
-    )
 
 
 def _draw_attack_token(draw: ImageDraw.ImageDraw, centre: Point, r: float = 11) -> None:
@@ -715,22 +888,24 @@ def _draw_attack_token(draw: ImageDraw.ImageDraw, centre: Point, r: float = 11) 
     draw.line((cx - d, cy + d, cx + d, cy - d), fill=PAPER, width=3)
 
 
-def _influence_disc(draw: ImageDraw.ImageDraw, centre: Point, value: int, size: int) -> None:
+def _influence_disc(
+    image: Image.Image, draw: ImageDraw.ImageDraw, centre: Point, value: int, size: int
+) -> None:
     """A card's printed influence: blue, or grey when 0."""
     if value:
-        draw_influence(draw, centre, value, size, size * 1.36)
+        draw_influence(image, draw, centre, value, size, size * 1.36)
         return
     r = size * 0.68
     cx, cy = centre
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MUTED, outline=INK, width=2)
-    draw_text(draw, centre, "0", size, PAPER, anchor="mm", bold=True, role="value")
+    place_text(image, centre, "0", size, PAPER, anchor="mm", bold=True, role="value")
 
 
 def _hand_line(
-    draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: int, room: float
+    image: Image.Image, at: tuple[float, float], text: str, size: int, room: float
 ) -> None:
     """One line of the hand image's text, shrunk to fit ``room`` px."""
-    draw_text(draw, at, fit_text(text, size, room), size, PAPER, anchor="lm", role="score")
+    place_text(image, at, fit_text(text, size, room), size, PAPER, anchor="lm", role="score")
 
 
 def _half_slot(
@@ -745,8 +920,8 @@ def _half_slot(
     """A half-slot (rule K2): its ability's pictogram and its value under it."""
     x, y = at
     paste_icon(image, ability, (x, y), icon)
-    draw_text(
-        draw,
+    place_text(
+        image,
         (x, y + icon / 2 + size / 2 + 2),
         str(value),
         size,
@@ -775,8 +950,8 @@ def draw_card(
     draw.rounded_rectangle(box, radius=8, fill=CARD_FACE, outline=INK, width=2)
     for edge, bx0 in ((card.left, x0), (card.right, x1 - band)):
         draw.rectangle((bx0 + 2, y0 + 2, bx0 + band - 2, y1 - 2), fill=BAND[edge.colour])
-        draw_text(
-            draw,
+        place_text(
+            image,
             (bx0 + band / 2, (y0 + y1) / 2),
             edge.colour,
             size,
@@ -791,10 +966,10 @@ def draw_card(
     top = y0 + size + 8 + icon / 2
     for edge, ex in ((card.left, x0 + band + 4 + icon / 2), (card.right, x1 - band - 4 - icon / 2)):
         _half_slot(image, draw, (ex, top), edge.ability, edge.value, size, icon)
-    draw_text(
-        draw, (cx, y0 + 4 + size / 2), card.id, size, CARD_ID, anchor="mm", bold=True, role="value"
+    place_text(
+        image, (cx, y0 + 4 + size / 2), card.id, size, CARD_ID, anchor="mm", bold=True, role="value"
     )
-    _influence_disc(draw, (cx, top), card.influence, size)
+    _influence_disc(image, draw, (cx, top), card.influence, size)
     if card.clan:
         room = x1 - x0 - 2 * band - 6
         clan = fit_text(_word(lang, f"leader.{card.clan.lower()}"), size, room - 12, bold=True)
@@ -802,8 +977,8 @@ def draw_card(
         draw.rounded_rectangle(
             (cx - pill_w / 2, y1 - size - 12, cx + pill_w / 2, y1 - 5), radius=6, fill=GOLD
         )
-        draw_text(
-            draw, (cx, y1 - 8 - size / 2), clan, size, INK, anchor="mm", bold=True, role="value"
+        place_text(
+            image, (cx, y1 - 8 - size / 2), clan, size, INK, anchor="mm", bold=True, role="value"
         )
 
 
@@ -912,7 +1087,7 @@ def _draw_mini_card(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, car
         paste_icon(image, edge.ability, (hx, y0 + 41), MINI_ICON)
         _mini_text(image, (hx, y0 + 67), str(edge.value))
     if card.influence:
-        draw_influence(draw, (mid, y0 + 13), card.influence, VALUE_SIZE, 24)
+        draw_influence(image, draw, (mid, y0 + 13), card.influence, VALUE_SIZE, 24)
     elif card.clan:
         draw_clan_mark(draw, (mid, y0 + 13), 26)
 
@@ -932,8 +1107,8 @@ def _draw_mini_sheet(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, se
             )
         hx = x0 + 31 if side < 0 else x1 - 31
         paste_icon(image, opening.ability, (hx, y0 + 41), MINI_ICON)
-        draw_text(
-            draw,
+        place_text(
+            image,
             (hx, y0 + 67),
             str(opening.value),
             VALUE_SIZE,
@@ -945,9 +1120,29 @@ def _draw_mini_sheet(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, se
     draw_player_marker(draw, seat, ((x0 + x1) / 2, y0 + 14), 10, edge=INK)
 
 
-def _draw_strip(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+@dataclass(frozen=True)
+class _StripLook:
+    """Everything a clan strip shows, which keys its memo."""
+
+    seat: Seat
+    top: int
+    height: int
+    name: str  # as it fits
+    leader: str  # in the reader's language
+    active: bool
+    convoys: tuple[tuple[str, RGB, bool, bool], ...]  # label, fill, used, fresh; right to left
+    row: ClanRow
+    placed: frozenset[str]  # cards placed in the last move…
+    filled: frozenset[str]  # …junctions it filled…
+    locked: frozenset[str]  # …and padlocked
+
+    def fits(self) -> bool:
+        """Whether its convoys stay inside the strip (they always do in a game)."""
+        widths = sum(text_width(c[0], VALUE_SIZE, bold=True) + 22 for c in self.convoys)
+        return widths < STRIP_X1 - STRIP_X0 - 20
+
+
+def _strip_look(
     view: SahwariView,
     seat: Seat,
     name: str,
@@ -955,41 +1150,81 @@ def _draw_strip(
     top: int,
     height: int,
     last: LastMove | None,
-) -> None:
+) -> _StripLook:
     c = view.clans[seat]
-    x0, x1 = STRIP_X0, STRIP_X1
-    active = not view.over and seat in (view.prompt_seat, view.active)
-    draw.rounded_rectangle(
-        (x0, top, x1, top + height - 8),
-        radius=10,
-        fill=PANEL_CARD,
-        outline=GOLD if active else CARD_EDGE,
-        width=3 if active else 2,
-    )
-    draw_player_marker(draw, seat, (x0 + 24, top + 22), 12)
-    leader = leader_name(c.leader, lang)
-    who = fit_text(name, NAME_SIZE, 300, bold=True)
-    w = draw_text(
-        draw, (x0 + 44, top + 22), who, NAME_SIZE, PAPER, anchor="lm", bold=True, role="name"
-    )
-    draw_text(draw, (x0 + 56 + w, top + 22), leader, TITLE_SIZE, MUTED, anchor="lm", role="title")
     fresh = {h for s, h in (last.convoys + last.used if last else ()) if s == seat}
-    # convoys on the right, by handle (a used one face up)
-    x: float = x1 - 10
+    convoys = []
     for handle in reversed(c.convoys):
         face = board_face(view, handle)
-        used = handle in c.used
         label = handle if face is None or face == handle else f"{handle}={face}"
+        fill = YELLOW if not is_blue(handle) else BLUE if face is None else mix(BLUE, PAPER, 0.7)
+        convoys.append((label, fill, handle in c.used, handle in fresh))
+
+    def mine(pairs: Sequence[tuple[Seat, str]]) -> frozenset[str]:
+        return frozenset(what for s, what in pairs if s == seat)
+
+    return _StripLook(
+        seat,
+        top,
+        height,
+        fit_text(name, NAME_SIZE, 300, bold=True),
+        leader_name(c.leader, lang),
+        not view.over and seat in (view.prompt_seat, view.active),
+        tuple(convoys),
+        c.row,
+        mine(last.cards) if last else frozenset(),
+        mine(last.slots) if last else frozenset(),
+        mine(last.padlocks) if last else frozenset(),
+    )
+
+
+# Clan strips as drawn, by look: one per seat, and most stay as they were in a move.
+_STRIPS = RegionMemo(5)
+
+
+def _draw_strip(image: Image.Image, draw: ImageDraw.ImageDraw, look: _StripLook) -> None:
+    box = (STRIP_X0, look.top, STRIP_X1, look.top + look.height - 8)
+    paint = partial(_paint_strip, image, draw, look)
+    if look.fits():
+        _STRIPS.draw(image, box, look, paint)
+    else:
+        paint()
+
+
+def _paint_strip(image: Image.Image, draw: ImageDraw.ImageDraw, look: _StripLook) -> None:
+    x0, top = STRIP_X0, look.top
+    draw.rounded_rectangle(
+        (x0, top, STRIP_X1, top + look.height - 8),
+        radius=10,
+        fill=PANEL_CARD,
+        outline=GOLD if look.active else CARD_EDGE,
+        width=3 if look.active else 2,
+    )
+    draw_player_marker(draw, look.seat, (x0 + 24, top + 22), 12)
+    w = place_text(
+        image, (x0 + 44, top + 22), look.name, NAME_SIZE, PAPER, anchor="lm", bold=True, role="name"
+    )
+    place_text(
+        image, (x0 + 56 + w, top + 22), look.leader, TITLE_SIZE, MUTED, anchor="lm", role="title"
+    )
+    _paint_convoys(image, draw, look)
+    _paint_row(image, draw, look)
+
+
+def _paint_convoys(image: Image.Image, draw: ImageDraw.ImageDraw, look: _StripLook) -> None:
+    """A strip's convoys on the right, by handle (a used one face up)."""
+    x: float = STRIP_X1 - 10
+    top = look.top
+    for label, fill, used, fresh in look.convoys:
         tw = text_width(label, VALUE_SIZE, bold=True) + 14
         box = (x - tw, top + 8, x, top + 36)
-        fill = YELLOW if not is_blue(handle) else BLUE if face is None else mix(BLUE, PAPER, 0.7)
-        if handle in fresh:
+        if fresh:
             draw.rounded_rectangle((x - tw - 5, top + 3, x + 5, top + 41), radius=10, fill=INK)
             draw.rounded_rectangle((x - tw - 3, top + 5, x + 3, top + 39), radius=9, fill=HIGHLIGHT)
         draw.rounded_rectangle(box, radius=7, fill=fill, outline=MUTED if used else PAPER, width=2)
         ink = PAPER if fill == BLUE else INK
-        draw_text(
-            draw,
+        place_text(
+            image,
             (x - tw / 2, top + 22),
             label,
             VALUE_SIZE,
@@ -1001,46 +1236,60 @@ def _draw_strip(
         if used:  # a used token: struck through
             draw.line((x - tw + 4, top + 22, x - 4, top + 22), fill=BAD, width=2)
         x -= tw + 8
-    # the row, on as many lines as it needs
-    elements = row_elements(c.row)
-    states = row_junctions(c.row)
-    junction_names = [junction for junction, _ in junctions(c.row)]
-    placed = {card for s, card in last.cards if s == seat} if last else set()
-    filled = {j for s, j in last.slots if s == seat} if last else set()
-    locked = {j for s, j in last.padlocks if s == seat} if last else set()
-    lines = row_lines(c.row)
+
+
+def _paint_row(image: Image.Image, draw: ImageDraw.ImageDraw, look: _StripLook) -> None:
+    """A strip's clan row, on as many lines as it needs."""
+    elements = row_elements(look.row)
+    states = row_junctions(look.row)
+    junction_names = [junction for junction, _ in junctions(look.row)]
+    lines = row_lines(look.row)
     for n, line in enumerate(lines):
         width = sum(_element_w(elements[k]) + JUNCTION_W for k in line) - JUNCTION_W
         if n < len(lines) - 1:
             width += JUNCTION_W
         if n:
             width += JUNCTION_W
-        x = x0 + 12 + (STRIP_ROOM - width) / 2 if len(lines) == 1 else x0 + 12
+        x = STRIP_X0 + 12 + (STRIP_ROOM - width) / 2 if len(lines) == 1 else STRIP_X0 + 12
         if n:
             x += JUNCTION_W
-        y = top + STRIP_HEAD + n * STRIP_LINE
+        y = look.top + STRIP_HEAD + n * STRIP_LINE
         for k in line:
             element = elements[k]
             w = _element_w(element)
             box = (x, y, x + w, y + MINI_H)
             if element:
                 _draw_mini_card(image, draw, box, element)
-                if element in placed:
+                if element in look.placed:
                     _frame(draw, (x - 5, y - 5, x + w + 5, y + MINI_H + 5), outer=6, inner=3)
             else:
-                _draw_mini_sheet(image, draw, box, seat)
+                _draw_mini_sheet(image, draw, box, look.seat)
             x += w
             if k < len(states):
                 centre = (x + JUNCTION_W / 2, y + MINI_H / 2)
-                if junction_names[k] in filled:
+                if junction_names[k] in look.filled:
                     _ring(draw, centre, 13, HIGHLIGHT)
-                elif junction_names[k] in locked:
+                elif junction_names[k] in look.locked:
                     _ring(draw, centre, 13, STRIKE)
                 _draw_junction(draw, centre, states[k], 10)
                 x += JUNCTION_W
 
 
 # --------------------------------------------------------------------------- the panel
+
+# The score panel as drawn, by what it shows: the boards of one state (the
+# spectator's, each seat's) draw the same panel. 1.8 MB.
+_PANELS = RegionMemo(1)
+
+
+def _draw_score_panel(image: Image.Image, panel: Panel, lang: str, top: int) -> None:
+    paint = partial(_paint_score_panel, image, panel, lang, top)
+    _PANELS.draw(image, (0, top, image.width - 1, image.height - 1), (panel, lang, top), paint)
+
+
+def _paint_score_panel(image: Image.Image, panel: Panel, lang: str, top: int) -> None:
+    image.paste(BACKDROP, (0, top, image.width, image.height))
+    draw_panel(image, panel, lang, top=top)
 
 
 def status_words(view: SahwariView, lang: str) -> tuple[str, str]:
@@ -1162,7 +1411,7 @@ def render_sahwari_hand_image(
     height = 50 + 34 + 40 + 34 + lines * (HAND_CARD_H + 56) + 10 + 3 * 40 + 10 + 36
     height += 44 * max(1, len(faces)) + 10 + HAND_LEGEND_LINE * len(HAND_LEGEND) + 32
     image = Image.new("RGB", (width, height), BACKDROP)
-    draw = ImageDraw.Draw(image, "RGBA")
+    draw = ImageDraw.Draw(image)  # opaque colours only: blending is slower
     draw.rounded_rectangle(
         (12, 12, width - 12, height - 12), radius=12, fill=PANEL_CARD, outline=GOLD, width=3
     )
@@ -1170,8 +1419,8 @@ def render_sahwari_hand_image(
     y = 50
     draw_player_marker(draw, seat, (44, y), 16)
     title = f"{_word(lang, 'hand.title')} · {leader_name(c.leader, lang)}"
-    draw_text(
-        draw,
+    place_text(
+        image,
         (72, y),
         fit_text(shown[seat], name_size, 300, bold=True),
         name_size,
@@ -1180,8 +1429,8 @@ def render_sahwari_hand_image(
         bold=True,
         role="name",
     )
-    draw_text(
-        draw,
+    place_text(
+        image,
         (width - 32, y),
         fit_text(title, status_size, 560, bold=True),
         status_size,
@@ -1191,9 +1440,9 @@ def render_sahwari_hand_image(
         role="status",
     )
     y += 34
-    draw_text(draw, (32, y), _word(lang, "hand.private"), title_size, MUTED, role="title")
+    place_text(image, (32, y), _word(lang, "hand.private"), title_size, MUTED, role="title")
     y += 40
-    draw_text(draw, (32, y), _word(lang, "hand.row"), title_size, MUTED, bold=True, role="title")
+    place_text(image, (32, y), _word(lang, "hand.row"), title_size, MUTED, bold=True, role="title")
     y += 34
     junction_names = [name for name, _ in junctions(c.row)]
     for k, element in enumerate(elements):
@@ -1211,8 +1460,8 @@ def render_sahwari_hand_image(
             state = states[k - 1]
             centre = (x - HAND_GAP / 2, top + HAND_CARD_H / 2)
             _draw_junction(draw, centre, state, 13)
-            draw_text(
-                draw,
+            place_text(
+                image,
                 (centre[0], top + HAND_CARD_H + 14),
                 junction_names[k - 1],
                 value_size,
@@ -1223,8 +1472,8 @@ def render_sahwari_hand_image(
             )
             if state != DEAD:
                 value = slot_influence(c.row, junction_names[k - 1])
-                draw_text(
-                    draw,
+                place_text(
+                    image,
                     (centre[0], top + HAND_CARD_H + 36),
                     signed(value),
                     value_size,
@@ -1234,8 +1483,8 @@ def render_sahwari_hand_image(
                     role="value",
                 )
     if not c.row.cards:
-        draw_text(
-            draw,
+        place_text(
+            image,
             (32 + 2 * HAND_GAP + HAND_CARD_W, y + HAND_CARD_H / 2),
             _word(lang, "hand.no_cards"),
             score_size,
@@ -1259,25 +1508,25 @@ def render_sahwari_hand_image(
         _word(lang, "hand.convoys", {"handles": _convoys_text(view, c) or "–"}),
     )
     for text in texts:
-        _hand_line(draw, (32, y + 16), text, score_size, width - 64)
+        _hand_line(image, (32, y + 16), text, score_size, width - 64)
         y += 40
     y += 10
-    draw_text(draw, (32, y), _word(lang, "hand.faces"), title_size, GOLD, bold=True, role="title")
+    place_text(image, (32, y), _word(lang, "hand.faces"), title_size, GOLD, bold=True, role="title")
     y += 36
     if not faces:
-        _hand_line(draw, (32, y + 8), _word(lang, "hand.none"), score_size, width - 64)
+        _hand_line(image, (32, y + 8), _word(lang, "hand.none"), score_size, width - 64)
         y += 44
     for handle, token_id, owned in faces:
         token = CONTENT.token(token_id)
         chip = (32, y - 8, 32 + 64, y + 26)
         draw.rounded_rectangle(chip, radius=7, fill=BLUE, outline=PAPER, width=2)
-        draw_text(
-            draw, (64, y + 9), handle, value_size, PAPER, anchor="mm", bold=True, role="value"
+        place_text(
+            image, (64, y + 9), handle, value_size, PAPER, anchor="mm", bold=True, role="value"
         )
         icons = ", ".join(_icon_word(icon, lang) for icon in token.icons)
         why = _word(lang, "hand.own" if owned else "hand.spied")
         text = f"{token_id} · {icons} · {why}"
-        _hand_line(draw, (110, y + 9), text, score_size, width - 150)
+        _hand_line(image, (110, y + 9), text, score_size, width - 150)
         y += 44
     y += 10
     draw_legend(

@@ -30,10 +30,11 @@ from PIL import Image, ImageDraw
 
 from games import catalogue
 from games.sahwari.content import RESOLVABLE, influence
+from games.sahwari.picture_layers import place_text
 from render.palette import INK, PAPER, RGB
 from render.shapes import Point, draw_crown
 from render.sprites import paste_centred, supersampled
-from render.text import draw_text, drawing_cache, fit_text, legible_size
+from render.text import drawing_cache, fit_text, legible_size
 
 KINDS: tuple[str, ...] = RESOLVABLE  # CARD REFRESH SPY CHEST BIRD BOWL TORNADO ATTACK
 
@@ -240,14 +241,19 @@ def signed(value: int) -> str:
 
 
 def draw_influence(
-    draw: ImageDraw.ImageDraw, centre: Point, value: int, size: int, diameter: float
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    centre: Point,
+    value: int,
+    size: int,
+    diameter: float,
 ) -> None:
     """An influence icon: the signed number in a blue (gain) or red (loss) circle."""
     cx, cy = centre
     r = diameter / 2
     fill = GOOD if value > 0 else BAD
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK, width=2)
-    draw_text(draw, centre, signed(value), size, PAPER, anchor="mm", bold=True, role="value")
+    place_text(image, centre, signed(value), size, PAPER, anchor="mm", bold=True, role="value")
 
 
 def draw_token_icon(
@@ -258,7 +264,7 @@ def draw_token_icon(
     if value is None:
         paste_icon(image, icon, centre, size)
     else:
-        draw_influence(draw, centre, value, text, size)
+        draw_influence(image, draw, centre, value, text, size)
 
 
 # --------------------------------------------------------------------------- the legend
@@ -303,8 +309,8 @@ def draw_legend(
         for c, entry in enumerate(row):
             x = x0 + c * col_w
             if entry == INFLUENCE:
-                draw_influence(draw, (x + icon / 2, y), 2, value, icon)
-                draw_influence(draw, (x + icon * 1.65, y), -2, value, icon)
+                draw_influence(image, draw, (x + icon / 2, y), 2, value, icon)
+                draw_influence(image, draw, (x + icon * 1.65, y), -2, value, icon)
                 tx = x + icon * 2.15 + 8
             elif entry == CLAN:
                 draw_clan_mark(draw, (x + icon / 2, y), icon)
@@ -314,4 +320,4 @@ def draw_legend(
                 tx = x + icon + 8
             right = x0 + width if c == len(row) - 1 else x + col_w
             word = fit_text(legend_word(lang, entry), size, right - tx - 4)
-            draw_text(draw, (tx, y), word, size, colour, anchor="lm", role="title")
+            place_text(image, (tx, y), word, size, colour, anchor="lm", role="title")
