@@ -361,7 +361,7 @@ def plan(scale: float) -> tuple[list[Run], int]:
         Run(WEB, "sqlite", 1, None, both, (idle,), games_each=each, web_readers=READERS),
         *(
             Run(
-                f"{POOL}, {tables} games",
+                f"{POOL}, more tables",
                 "sqlite",
                 1,
                 None,
@@ -427,7 +427,9 @@ def loop_cost(run: Run, m: Measured) -> Figure:
         value += f", postgres {m.per_move_ms('postgres'):.1f}"
     value += f" ms (players + fake Discord {m.per_move_ms('players + fake'):.1f})"
     loop = m.per_move_ms("bot loops")  # each move is one process's (the shard's)
-    pooled = run.workers != 0
+    # The target is for the loop serving the games: not drawing boards itself
+    # (CPU_WORKERS=0), nor serving web pages besides.
+    pooled = run.workers != 0 and not run.web_readers
     return Figure(
         f"load: {run.label}, {m.load.label}: CPU per move, 3 autocomplete queries included",
         value,
