@@ -61,7 +61,7 @@ class Config:
     clock_check_seconds: float = 60.0  # how often due turn clocks are looked at
     # How long a turn post may take to be ready and be the move's answer before
     # "thinking…" is said and the post follows (cogs/deadline.py); 0: always say it first.
-    answer_within_seconds: float = 2.0
+    answer_within_seconds: float = 1.5
     # No squatting, per user and server: open lobbies of one's own, tables sat at,
     # and hours after which an untouched lobby closes (0 = never).
     max_lobbies: int = 2
@@ -382,7 +382,7 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
 def _answer_within(env: Mapping[str, str]) -> float:
     """ANSWER_WITHIN_SECONDS: 0 to MAX_ANSWER_WITHIN (Discord drops an interaction
     not answered within 3 s; the answer itself takes a moment to get there)."""
-    value = env.get("ANSWER_WITHIN_SECONDS", "2").strip()
+    value = env.get("ANSWER_WITHIN_SECONDS", "1.5").strip()
     try:
         seconds = float(value)
     except ValueError:

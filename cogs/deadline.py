@@ -14,8 +14,10 @@ Autocomplete cannot be deferred: past its budget it answers one entry saying
 the bot is busy (see :func:`busy_choice`), and the player types on.
 
 The budget counts from the interaction's creation as its id says (Discord's
-clock), clamped: a host clock off by seconds neither wastes Discord's time
-nor defers everything.
+clock): under a burst, an interaction may wait in the gateway's queue before
+its handler even starts. That age is clamped to 0 (a host clock behind
+Discord's) and :data:`MAX_QUEUED` (one far ahead would otherwise make every
+move "thinking…" first).
 """
 
 from __future__ import annotations
@@ -34,9 +36,11 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-SAVE_SECONDS = 2.0  # a move not validated and saved by then hears "thinking…" privately
-COMPLETE_SECONDS = 2.0  # autocomplete answers "busy" past this
-MAX_QUEUED = 1.0  # the interaction's age, as its id says, counts up to this
+# Seconds after the interaction's creation. What is said then still needs its
+# trip to Discord through a loop that may be busy: a second and more is left.
+SAVE_SECONDS = 1.5  # a move not validated and saved by then hears "thinking…" privately
+COMPLETE_SECONDS = 1.8  # autocomplete answers "busy" past this
+MAX_QUEUED = 2.0  # the interaction's age, as its id says, counts up to this
 BUSY_VALUE = "busy"  # the busy entry's value: sent as a move, it is refused as one
 
 

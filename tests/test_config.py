@@ -403,7 +403,7 @@ def test_answer_within_seconds_is_a_budget_discord_allows(tmp_path: Path) -> Non
     def config(**env: str) -> Config:
         return load_config({"DISCORD_TOKEN": "t", **env}, tmp_path / ".env")
 
-    assert config().answer_within_seconds == 2.0
+    assert config().answer_within_seconds == 1.5
     assert config(ANSWER_WITHIN_SECONDS="0").answer_within_seconds == 0.0
     assert config(ANSWER_WITHIN_SECONDS="2.5").answer_within_seconds == 2.5
     for bad in ("3", "-1", "soon", "nan"):
