@@ -16,6 +16,11 @@ this package names no game. One job per module:
 - :mod:`render.panel`: the score and turn panel under every board, scaled
   with the image width, with "AI" / "resigned" badges;
 - :mod:`render.png`: PNG encoding for Discord;
+- :mod:`render.glyphs`: fonts that keep their glyph masks, so a text drawn
+  again is not rendered again;
+- :mod:`render.memo`: regions of a board pasted back from the pixels they got
+  when the same things were drawn there (:mod:`render.lru` holds them);
+- :mod:`render.panel_memo`: the panel drawn from rows kept by what they show;
 - :mod:`render.chart`: the score-over-time chart of a finished game;
 - :mod:`render.replay`: a game's positions as an animated GIF.
 """

@@ -36,7 +36,7 @@ Example::
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -278,9 +278,20 @@ def render_panel(panel: Panel, width: int, lang: str, *, background: RGB = BACKD
     return image
 
 
-def draw_panel(image: Image.Image, panel: Panel, lang: str, *, top: int = 0) -> None:
+def draw_panel(
+    image: Image.Image,
+    panel: Panel,
+    lang: str,
+    *,
+    top: int = 0,
+    parts: Container[str | int] | None = None,
+) -> None:
     """Draw ``panel`` across the whole width of ``image``, from ``top`` down
-    (``panel_height(panel, image.width)`` px)."""
+    (``panel_height(panel, image.width)`` px).
+
+    ``parts``: draw only these on the card (``"status"``, ``"header"``, row
+    indices), each where the whole panel has it; :mod:`render.panel_memo`
+    pastes the others back."""
     layout = panel_layout(panel, image.width)
     m = layout.metrics
     draw = ImageDraw.Draw(image)
@@ -296,11 +307,13 @@ def draw_panel(image: Image.Image, panel: Panel, lang: str, *, top: int = 0) -> 
         for row in panel.rows
         if row.seat is not None
     }
-    _draw_status(draw, panel, names, lang, at(layout.status), m)
-    if layout.header is not None:
+    if parts is None or "status" in parts:
+        _draw_status(draw, panel, names, lang, at(layout.status), m)
+    if layout.header is not None and (parts is None or "header" in parts):
         _draw_header(image, draw, panel, layout, at(layout.header))
-    for row, box in zip(panel.rows, layout.rows, strict=True):
-        _draw_row(image, draw, panel, layout, row, names, at(box), lang)
+    for index, (row, box) in enumerate(zip(panel.rows, layout.rows, strict=True)):
+        if parts is None or index in parts:
+            _draw_row(image, draw, panel, layout, row, names, at(box), lang)
 
 
 def _seat_name(names: dict[int, str], seat: int, lang: str) -> str:

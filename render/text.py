@@ -69,6 +69,7 @@ import PIL
 from PIL import Image, ImageDraw, ImageFont, features
 
 from games import catalogue
+from render.glyphs import MASKS, MaskKeepingFont
 from render.shapes import Point
 
 Font = ImageFont.FreeTypeFont
@@ -211,6 +212,9 @@ def drawing_cache(cached: _C) -> _C:
     return cached
 
 
+drawing_cache(MASKS)  # glyph masks draw no text themselves; emptied all the same
+
+
 @contextmanager
 def recording_text() -> Iterator[list[DrawnText]]:
     """Every text drawn inside the ``with`` block (this thread or task), in order.
@@ -251,7 +255,8 @@ def font_path(face: int, bold: bool = False) -> Path:
 
 def _load(face: int, size: int, bold: bool, layout: ImageFont.Layout | None = None) -> Font:
     spec = FACES[face]
-    loaded = ImageFont.truetype(str(font_path(face, bold)), size, layout_engine=layout)
+    loaded = MaskKeepingFont(str(font_path(face, bold)), size, layout_engine=layout)
+    loaded.ident = (face, size, bold, layout)  # what sets its glyphs, for its kept masks
     if bold and spec.bold_weight:  # a variable font: its weight axis to bold
         axes = loaded.get_variation_axes()
         loaded.set_variation_by_axes(
@@ -761,6 +766,36 @@ def draw_text(
         at = (float(xy[0]), float(xy[1]))
         _draw_runs(draw, at, _place(shown, size, bold, anchor), tuple(fill), halo, outline_width)
     return _length(shown, size, bold)
+
+
+def draw_text_on(
+    image: Image.Image,
+    xy: Point,
+    text: str,
+    size: int,
+    fill: Sequence[int],
+    *,
+    anchor: str = "la",
+    bold: bool = False,
+    outline: Sequence[int] | None = None,
+    outline_width: int = 0,
+    role: str = "",
+) -> float:
+    """:func:`draw_text` straight on ``image``; translucent colours blend with
+    what is under them, as on an ``RGBA`` draw. Returns the text's width."""
+    opaque = len(fill) == 3 and (outline is None or len(outline) == 3)
+    return draw_text(
+        ImageDraw.Draw(image, None if opaque else "RGBA"),
+        xy,
+        text,
+        size,
+        fill,
+        anchor=anchor,
+        bold=bold,
+        outline=outline,
+        outline_width=outline_width,
+        role=role,
+    )
 
 
 def _ink_box(placed: _Placed, stroke: int) -> tuple[int, int, int, int]:

@@ -18,10 +18,10 @@ highlight and the panel. Words come from the catalogue (``desert.board.*``
 and the shared ``common.*``).
 
 Cost: what a few values decide comes from the pixels it got last time, by
-those values (:mod:`games.desert.picture_layers`): the board with its oases
-and areas (enclosed a few times a game), each square's name, the last
-turn's rings, the caravan columns' titles and the whole panel; the picture
-is the same to the pixel. About 8 MB of memos in all.
+those values (:mod:`render.memo`): the board with its oases and areas
+(enclosed a few times a game), each square's name, the last turn's rings,
+the caravan columns' titles, and the panel's rows (:mod:`render.panel_memo`);
+the picture is the same to the pixel. About 8 MB of memos in all.
 
 Pieces carry the owner's mark: the owner's shape, rimmed in ink, filled
 with the owner's colour darkened just enough to stay distinct from every
@@ -53,8 +53,8 @@ from games.desert.model import (
     Terrain,
     coord_name,
 )
-from games.desert.picture_layers import RegionMemo
 from render.grids import HexGrid, draw_grid_labels, hex_corners, hex_neighbour
+from render.memo import RegionCache, whole
 from render.palette import (
     BACKDROP,
     GOLD,
@@ -67,7 +67,8 @@ from render.palette import (
     player_style,
     with_alpha,
 )
-from render.panel import Cell, Column, Panel, Row, draw_panel, panel_height, panel_metrics
+from render.panel import Cell, Column, Panel, Row, panel_height, panel_metrics
+from render.panel_memo import draw_panel_cached
 from render.png import png_bytes
 from render.shapes import Box, Point, draw_crown, draw_palm, shape_points
 from render.sprites import paste_centred, scaled, supersampled
@@ -457,7 +458,7 @@ def _piece_sprite(seat: Seat, colour: str, leader: bool, lang: str = "en") -> Im
 # The board with its oases and areas, by what they are (in the order they are
 # drawn): a game encloses areas a few times only, so most of its boards start
 # from the same ground. 4 MB each.
-_GROUNDS = RegionMemo(1)
+_GROUNDS = RegionCache(1)
 
 
 def _draw_ground(
@@ -469,7 +470,7 @@ def _draw_ground(
 ) -> None:
     key = (terrain, view.active, columns, tuple(view.oases), tuple(view.areas.items()))
     paint = partial(_paint_ground, image, draw, view, terrain, columns)
-    _GROUNDS.draw(image, (0, 0, image.width - 1, BOARD_BOTTOM - 1), key, paint)
+    _GROUNDS.draw(image, whole((0, 0, image.width - 1, BOARD_BOTTOM - 1)), key, paint)
 
 
 def _paint_ground(
@@ -523,7 +524,7 @@ def space_name_anchor(view: DesertView, coord: Coord) -> Point:
 
 # Square names as drawn, by square and what lies under the name there (the
 # terrain, an area's hatching, a water hole's disc): a board names up to 190.
-_NAMES = RegionMemo(256)
+_NAMES = RegionCache(256)
 
 
 def _draw_space_names(image: Image.Image, view: DesertView) -> None:
@@ -536,7 +537,7 @@ def _draw_space_names(image: Image.Image, view: DesertView) -> None:
         at = space_name_anchor(view, coord)
         under = (view.terrain.get(coord), view.areas.get(coord), view.water.get(coord))
         paint = partial(_stamp_name, image, coord, at)
-        _NAMES.draw(image, _name_box(coord, at), (coord, at, under), paint)
+        _NAMES.draw(image, whole(_name_box(coord, at)), (coord, at, under), paint)
 
 
 def _stamp_name(image: Image.Image, coord: Coord, at: Point) -> None:
@@ -617,7 +618,7 @@ def _last_turn_squares(view: DesertView) -> tuple[set[Coord], set[Coord]]:
 
 # The last turn's rings as drawn, by square and what lay under them: Pillow
 # draws a thick outline through a mask as big as the image (1.6 MB a ring).
-_RINGS = RegionMemo(8)
+_RINGS = RegionCache(8)
 
 
 def _draw_last_turn(image: Image.Image, draw: ImageDraw.ImageDraw, view: DesertView) -> None:
@@ -625,10 +626,10 @@ def _draw_last_turn(image: Image.Image, draw: ImageDraw.ImageDraw, view: DesertV
     placed, enclosed = _last_turn_squares(view)
     for coord in enclosed:
         paint = partial(_ring, draw, coord, 0.8, 5, 2)
-        _RINGS.draw(image, _hex_box(coord, 0.8), (coord, 0.8), paint, behind=True)
+        _RINGS.draw(image, whole(_hex_box(coord, 0.8)), (coord, 0.8), paint, behind=True)
     for coord in placed:
         paint = partial(_ring, draw, coord, 0.98, 8, 3)
-        _RINGS.draw(image, _hex_box(coord, 0.98), (coord, 0.98), paint, behind=True)
+        _RINGS.draw(image, whole(_hex_box(coord, 0.98)), (coord, 0.98), paint, behind=True)
 
 
 def _ring(draw: ImageDraw.ImageDraw, coord: Coord, scale: float, outer: int, inner: int) -> None:
@@ -647,20 +648,12 @@ def _hex_box(coord: Coord, scale: float) -> Box:
 
 # --------------------------------------------------------------------------- score panel
 
+
 # The panel as drawn, by what it shows: each seat's board of one state draws
 # the same panel, but for a seat's own water points.
-_PANELS = RegionMemo(1)
-
-
 def _draw_score_panel(image: Image.Image, panel: Panel, lang: str) -> None:
-    box = (0, BOARD_BOTTOM, image.width - 1, image.height - 1)
-    paint = partial(_paint_score_panel, image, panel, lang)
-    _PANELS.draw(image, box, (panel, lang, image.width), paint)
-
-
-def _paint_score_panel(image: Image.Image, panel: Panel, lang: str) -> None:
     image.paste(BACKDROP, (0, BOARD_BOTTOM, image.width, image.height))
-    draw_panel(image, panel, lang, top=BOARD_BOTTOM)
+    draw_panel_cached(image, panel, lang, top=BOARD_BOTTOM)
 
 
 # px at the panel's design width (render.panel.DESIGN_WIDTH), scaled with the image
@@ -776,7 +769,7 @@ class _DiscTitle:
         r = panel_metrics(image.width).px(15) + 1
         paint = partial(self.paint, image, draw, (cx, mid))
         # on the panel's card, which is all one colour there
-        _TITLES.draw(image, (cx - r, mid - r, cx + r, mid + r), (self, cx, mid), paint)
+        _TITLES.draw(image, whole((cx - r, mid - r, cx + r, mid + r)), (self, cx, mid), paint)
 
     def paint(self, image: Image.Image, draw: ImageDraw.ImageDraw, centre: Point) -> None:
         m = panel_metrics(image.width)
@@ -795,7 +788,7 @@ class _DiscTitle:
         )
 
 
-_TITLES = RegionMemo(10)  # the caravan columns' titles as drawn, in two languages
+_TITLES = RegionCache(10)  # the caravan columns' titles as drawn, in two languages
 
 
 def _longest(view: DesertView) -> dict[str, set[Seat]]:

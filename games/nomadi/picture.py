@@ -19,7 +19,7 @@ move's path and the turn's earlier moves (a jump along the squares it
 crossed, turning where it turned, never across a diagonal: R6), pawns, the
 pending card deal, the dice and the panel. The names, the dice bar's lines
 and the panel's are mostly pasted back from earlier renders (kept by what
-they show: :mod:`games.nomadi.picture_layers`), so a render costs little
+they show: :mod:`render.memo`), so a render costs little
 more than encoding its PNG.
 
 Pawns are filled with their owner's Nomadi colour (blue, yellow, red,
@@ -56,18 +56,10 @@ from games.nomadi.model import (  # importing games.nomadi adds its catalogue
     TurnRecord,
     name,
 )
-from games.nomadi.picture_layers import (
-    Region,
-    RegionCache,
-    draw_panel_cached,
-    panel_card,
-    square_runs,
-    text_region,
-    union,
-)
 from games.nomadi.rules import path_to
 from games.text import Params, Term
 from render.grids import SquareGrid, draw_grid_labels
+from render.memo import Region, RegionCache, square_runs, text_region, union
 from render.palette import (
     BACKDROP,
     GOLD,
@@ -91,6 +83,7 @@ from render.panel import (
     panel_height,
     panel_metrics,
 )
+from render.panel_memo import draw_panel_cached, panel_card
 from render.png import png_bytes
 from render.shapes import Box, Point, draw_palm, shape_points
 from render.sprites import paste_centred, supersampled
@@ -219,7 +212,7 @@ def render_nomadi_image(
     _draw_deal(image, draw, view)
     if bar:
         _draw_dice_bar(image, draw, view, shown, lang, BOARD_BOTTOM)
-    draw_panel_cached(image, panel, lang, top=BOARD_BOTTOM + bar, blank=canvas)
+    draw_panel_cached(image, panel, lang, top=BOARD_BOTTOM + bar)
     return image
 
 
@@ -601,7 +594,7 @@ def _draw_space_names(image: Image.Image, view: NomadiView) -> None:
         holding = tuple(sq in cards for sq in run)
         paint = partial(_stamp_space_names, image, run, holding)
         key = (view.course, run, holding)  # the course decides the board under them
-        NAME_REGIONS.draw(image, key, _names_region(run, holding), paint)
+        NAME_REGIONS.draw(image, _names_region(run, holding), key, paint)
 
 
 def _stamp_space_names(image: Image.Image, squares: Sequence[int], cards: Sequence[bool]) -> None:
@@ -840,7 +833,7 @@ def _draw_dice_bar(
         line = (0, y, WIDTH, y + DICE_LINE)
         now = (view.active, view.dice, view.used, view.rerolled)
         paint = partial(_draw_dice_line, image, draw, now, lang, y + DICE_LINE / 2)
-        BAR_REGIONS.draw(image, ("dice", now, lang, height, line), line, paint)
+        BAR_REGIONS.draw(image, line, ("dice", now, lang, height, line), paint)
         y += DICE_LINE
     prev = view.previous
     if prev is None:
@@ -848,7 +841,7 @@ def _draw_dice_bar(
     line = (0, y, WIDTH, y + PREVIOUS_LINE)
     name = names[prev.seat] if prev.seat < len(names) else ""
     paint = partial(_draw_previous_line, image, draw, prev, name, lang, y + PREVIOUS_LINE / 2 - 2)
-    BAR_REGIONS.draw(image, ("previous", prev, name, lang, height, line), line, paint)
+    BAR_REGIONS.draw(image, line, ("previous", prev, name, lang, height, line), paint)
 
 
 def _draw_dice_line(
@@ -1064,7 +1057,7 @@ def setup_note(view: NomadiView, lang: str) -> str:
 @dataclass(frozen=True)
 class PawnCell:
     """The seat's pawn as on the board, and its colour's name (a value, not a
-    partial, so the panel's rows are cached by what they show: picture_layers)."""
+    partial, so the panel's rows are cached by what they show: render.panel_memo)."""
 
     seat: Seat
     lang: str

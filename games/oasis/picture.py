@@ -22,7 +22,7 @@ what moves: landscape tiles, domain outlines, pawns, camels, the last
 placements, the names of the squares a move may still target, the table
 and the panel. Most of that is pasted back from earlier renders too (a tile
 on its ground, the names of a row's open squares, each line of the table
-and of the panel, kept by what they show: :mod:`games.oasis.picture_layers`),
+and of the panel, kept by what they show: :mod:`render.memo`),
 so a render costs little more than encoding its PNG.
 
 Telling things apart without relying on hue: a landscape tile has its
@@ -75,18 +75,10 @@ from games.oasis.model import (  # importing games.oasis adds its catalogue
 from games.oasis.model import (
     WIDTH as BOARD_COLUMNS,
 )
-from games.oasis.picture_layers import (
-    Region,
-    RegionCache,
-    draw_panel_cached,
-    panel_card,
-    square_runs,
-    text_region,
-    union,
-)
 from games.oasis.views import multiplier_count, supply_params
 from games.text import Params, Term
 from render.grids import SquareGrid, draw_grid_labels
+from render.memo import Region, RegionCache, square_runs, text_region, union
 from render.palette import (
     BACKDROP,
     GOLD,
@@ -111,6 +103,7 @@ from render.panel import (
     panel_height,
     panel_metrics,
 )
+from render.panel_memo import draw_panel_cached, panel_card
 from render.png import png_bytes
 from render.shapes import Box, Point, draw_arrow, draw_palm, shape_points
 from render.sprites import paste_centred, supersampled
@@ -253,7 +246,7 @@ def render_oasis_image(
     _draw_last(draw, view)
     _draw_space_names(image, view)
     _draw_table(image, draw, view, shown, lang, BOARD_BOTTOM)
-    draw_panel_cached(image, panel, lang, top=BOARD_BOTTOM + table, blank=canvas)
+    draw_panel_cached(image, panel, lang, top=BOARD_BOTTOM + table)
     return image
 
 
@@ -824,7 +817,7 @@ def _draw_space_names(image: Image.Image, view: OasisView) -> None:
     for run in square_runs(named_squares(view), BOARD_COLUMNS):
         key = (run, tuple(sq in last for sq in run))
         paint = partial(_stamp_space_names, image, run)
-        NAME_REGIONS.draw(image, key, _names_region(run), paint)
+        NAME_REGIONS.draw(image, _names_region(run), key, paint)
 
 
 def _stamp_space_names(image: Image.Image, squares: Sequence[int]) -> None:
@@ -925,12 +918,12 @@ def _draw_piles(
     line = _band(top + 8, PILE_LINE)
     mid = top + 8 + PILE_LINE / 2
     paint = partial(_draw_land_piles, image, draw, lang, lands, filled, mid)
-    TABLE_REGIONS.draw(image, ("lands", lang, lands, filled, line), line, paint)
+    TABLE_REGIONS.draw(image, line, ("lands", lang, lands, filled, line), paint)
     piles = tuple(view.piles.get(kind, 0) for kind in MULTIPLIERS)
     cards = (view.draw, len(view.discard))
     line = _band(top + 8 + PILE_LINE, PILE_LINE)
     paint = partial(_draw_multiplier_piles, image, draw, lang, piles, cards, mid + PILE_LINE)
-    TABLE_REGIONS.draw(image, ("multipliers", lang, piles, cards, line), line, paint)
+    TABLE_REGIONS.draw(image, line, ("multipliers", lang, piles, cards, line), paint)
 
 
 def _pile_title(draw: ImageDraw.ImageDraw, lang: str, line: int, mid: float) -> float:
@@ -1094,23 +1087,23 @@ def _draw_offers(
         last = _word(lang, "oasis.render.last", {"player": names[view.last_seat]})
     line = _band(top, OFFERS_TITLE)
     paint = partial(_draw_offers_title, draw, lang, last, top)
-    TABLE_REGIONS.draw(image, ("offers", lang, last, table, line), line, paint)
+    TABLE_REGIONS.draw(image, line, ("offers", lang, last, table, line), paint)
     columns = offer_columns(view, names, lang)
     line = _band(top + OFFERS_TITLE, OFFERS_COLUMNS)
     paint = partial(_draw_offer_titles, draw, lang, columns, top + OFFERS_TITLE)
-    TABLE_REGIONS.draw(image, ("columns", lang, columns, table, line), line, paint)
+    TABLE_REGIONS.draw(image, line, ("columns", lang, columns, table, line), paint)
     y = top + OFFERS_TITLE + OFFERS_COLUMNS
     for seat in view.order:
         row = offer_row(view, seat, names)
         box = (OFFERS_LEFT, y, OFFERS_RIGHT, y + OFFER_ROW - 6)
         line = _band(y, OFFER_ROW)
         paint = partial(_draw_offer_row, image, draw, row, lang, box, columns)
-        TABLE_REGIONS.draw(image, ("offer", row, lang, columns, table, line), line, paint)
+        TABLE_REGIONS.draw(image, line, ("offer", row, lang, columns, table, line), paint)
         y += OFFER_ROW
     if view.phase == "over":
         line = _band(y, SCORING_LINE)
         paint = partial(_draw_scoring_rule, draw, lang, y)
-        TABLE_REGIONS.draw(image, ("scoring", lang, table, line), line, paint)
+        TABLE_REGIONS.draw(image, line, ("scoring", lang, table, line), paint)
 
 
 OFFERS_LEFT = TABLE_INSET + 14  # the offer table's rows
@@ -1465,7 +1458,7 @@ def score_texts(view: OasisView, seat: Seat) -> list[str]:
 
 
 # The panel's painters are values, not partials: rows equal when they show the
-# same, so the panel's regions are cached by what they show (picture_layers).
+# same, so the panel's regions are cached by what they show (render.panel_memo).
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,10 @@ coordinates never change: they form a static layer, cached. Effect icons are
 the pictograms of :mod:`games.sahwari.picture_icons`.
 
 Cost: a render draws only what changed since the boards drawn before it.
-Texts come from their glyph masks and the parts that a few values decide (a
-tile, a camel, a clan strip, a box or card of the right column, the legend,
-the score panel) from the pixels they got last time, by those values
-(:mod:`games.sahwari.picture_layers`); the picture is the same to the pixel.
+Texts come from their kept glyph masks (:mod:`render.glyphs`) and the parts
+that a few values decide (a tile, a camel, a clan strip, a box or card of the
+right column, the legend, the panel's rows) from the pixels they got last
+time, by those values (:mod:`render.memo`); the picture is the same to the pixel.
 About 10 MB of memos in all.
 
 The last move (:class:`~games.sahwari.last_move.LastMove`, from the view's
@@ -88,18 +88,20 @@ from games.sahwari.picture_icons import (
     paste_icon,
     signed,
 )
-from games.sahwari.picture_layers import RegionMemo, place_text
 from games.sahwari.table import FACE_UP, GUILD_SPACES
 from games.sahwari.views import ClanView, SahwariView
 from games.text import Params
 from render.grids import SquareGrid, draw_grid_labels
+from render.memo import RegionCache, whole
 from render.palette import BACKDROP, GOLD, INK, MUTED, PAPER, RGB, mix, player_style
 from render.panel import CARD as PANEL_CARD
-from render.panel import CARD_EDGE, Cell, Column, Panel, Row, draw_panel, panel_height
+from render.panel import CARD_EDGE, Cell, Column, Panel, Row, panel_height
+from render.panel_memo import draw_panel_cached
 from render.png import png_bytes
 from render.shapes import Box, Point, draw_player_marker, regular_polygon
 from render.text import (
     display_names,
+    draw_text_on,
     drawing_cache,
     fit_text,
     legible_size,
@@ -383,7 +385,7 @@ def _draw_chip(
     cx = (x0 + x1) / 2
     if face is None:
         draw.rounded_rectangle(box, radius=9, fill=BLUE, outline=PAPER, width=2)
-        place_text(
+        draw_text_on(
             image,
             (cx, (y0 + y1) / 2),
             handle,
@@ -397,7 +399,9 @@ def _draw_chip(
     token = CONTENT.token(face)
     fill = YELLOW if token.colour == "yellow" else mix(BLUE, PAPER, 0.7)
     draw.rounded_rectangle(box, radius=9, fill=fill, outline=INK, width=2)
-    place_text(image, (cx, y0 + 13), handle, VALUE_SIZE, INK, anchor="mm", bold=True, role="value")
+    draw_text_on(
+        image, (cx, y0 + 13), handle, VALUE_SIZE, INK, anchor="mm", bold=True, role="value"
+    )
     _draw_token_icons(image, draw, token.icons, (cx, y0 + 43), CHIP_ICON)
     if face != handle:  # a revealed blue token
         draw.line((x0 + 6, y1 - 3, x1 - 6, y1 - 3), fill=BLUE, width=3)
@@ -428,7 +432,7 @@ def _ghost_chip(
         for a, b in (((x0 + 6, y0 + 6), (x1 - 6, y1 - 6)), ((x0 + 6, y1 - 6), (x1 - 6, y0 + 6))):
             draw.line((a, b), fill=INK, width=8)
             draw.line((a, b), fill=STRIKE, width=4)
-    place_text(
+    draw_text_on(
         image,
         ((x0 + x1) / 2, (y0 + y1) / 2),
         handle,
@@ -478,7 +482,7 @@ def _tile_look(view: SahwariView, tile: int, lang: str, last: LastMove | None) -
 
 def _draw_items(image: Image.Image, draw: ImageDraw.ImageDraw, look: _TileLook) -> None:
     x0, y0, x1, y1 = tile_box(look.tile)
-    place_text(
+    draw_text_on(
         image,
         (x0 + 7, y0 + 5),
         look.label,
@@ -515,7 +519,7 @@ def _paint_tile(image: Image.Image, draw: ImageDraw.ImageDraw, look: _TileLook) 
 
 
 # Tiles as drawn, by look: a board shows 25, and few change in a move.
-_TILES = RegionMemo(28)
+_TILES = RegionCache(28)
 
 
 def _draw_map(
@@ -543,7 +547,7 @@ def _draw_map(
         else:
             x0, y0, x1, y1 = tile_box(look.tile)
             paint = partial(_paint_tile, image, draw, look)
-            _TILES.draw(image, (x0 + 1, y0 + 1, x1 - 1, y1 - 1), look, paint)
+            _TILES.draw(image, whole((x0 + 1, y0 + 1, x1 - 1, y1 - 1)), look, paint)
 
 
 def _tiles_under(paths: Sequence[_PathLine]) -> set[int]:
@@ -597,27 +601,27 @@ def _tile_spot(tile: int) -> Point:
 
 
 # Camels as drawn, by camel, place and what lay under them.
-_CAMELS = RegionMemo(16)
+_CAMELS = RegionCache(16)
 
 
 def _draw_camel(image: Image.Image, draw: ImageDraw.ImageDraw, camel: str, centre: Point) -> None:
     box = _widened((*centre, *centre), CAMEL_R + 11)  # the widest shape, a triangle, and more
     paint = partial(_paint_camel, image, draw, camel, centre)
-    _CAMELS.draw(image, box, (camel, centre), paint, behind=True)
+    _CAMELS.draw(image, whole(box), (camel, centre), paint, behind=True)
 
 
 def _paint_camel(image: Image.Image, draw: ImageDraw.ImageDraw, camel: str, centre: Point) -> None:
     if board.is_guild_camel(camel):
         hexagon = regular_polygon(centre, CAMEL_R + 5, 6, rotation=30)
         draw.polygon(hexagon, fill=GUILD_CAMEL, outline=PAPER, width=2)
-        place_text(image, centre, camel, VALUE_SIZE, PAPER, anchor="mm", bold=True, role="value")
+        draw_text_on(image, centre, camel, VALUE_SIZE, PAPER, anchor="mm", bold=True, role="value")
         return
     seat = int(camel[1:]) - 1
     style = player_style(seat)
     draw_player_marker(draw, seat, centre, CAMEL_R + 3, edge=INK)
     ink = INK if sum(style.colour) > 420 else PAPER
     y = centre[1] + (3 if style.shape == "triangle" else 0)
-    place_text(
+    draw_text_on(
         image, (centre[0], y), style.letter, VALUE_SIZE, ink, anchor="mm", bold=True, role="value"
     )
 
@@ -721,9 +725,9 @@ class _Supplies(NamedTuple):
 
 # The right column's boxes, cards and legend as drawn, by what they show:
 # on the backdrop, which never changes there.
-_BOXES = RegionMemo(3)
-_ROW_CARDS = RegionMemo(6)
-_LEGENDS = RegionMemo(1)
+_BOXES = RegionCache(3)
+_ROW_CARDS = RegionCache(6)
+_LEGENDS = RegionCache(1)
 
 
 def _draw_side(
@@ -737,17 +741,17 @@ def _draw_side(
     right = SIDE_X + SIDE_W
     guild = (view.guild_pawns, view.guild_cubes)
     paint = partial(_paint_guild, image, draw, y, *guild, lang)
-    _BOXES.draw(image, (x, y, right, y + 108), ("guild", *guild, lang), paint)
+    _BOXES.draw(image, whole((x, y, right, y + 108)), ("guild", *guild, lang), paint)
     y += 118
     supplies = _Supplies(view.cubes, view.pawns, view.attack_tokens, view.deck, len(view.discard))
     paint = partial(_paint_supplies, image, draw, y, supplies, lang)
-    _BOXES.draw(image, (x, y, right, y + 76), (supplies, lang), paint)
+    _BOXES.draw(image, whole((x, y, right, y + 76)), (supplies, lang), paint)
     y += 86
     _draw_recruitment_row(image, draw, view, lang, last, y)
     y += 30 + 2 * ROW_PITCH + 4
     if view.removed:
         text = _word(lang, "removed", {"handles": " ".join(view.removed)})
-        place_text(
+        draw_text_on(
             image, (x, y), fit_text(text, TITLE_SIZE, SIDE_W), TITLE_SIZE, PAPER, role="title"
         )
         y += 26
@@ -767,7 +771,7 @@ def _draw_side(
         colour=PAPER,
     )
     # the line above may reach a pixel into the legend's box: in the key too
-    _LEGENDS.draw(image, (x, y, right, bottom), (lang, y, line, view.removed), paint)
+    _LEGENDS.draw(image, whole((x, y, right, bottom)), (lang, y, line, view.removed), paint)
 
 
 def _paint_guild(
@@ -776,7 +780,7 @@ def _paint_guild(
     """The Guild's spaces: its pawns and cubes."""
     x, right = SIDE_X, SIDE_X + SIDE_W
     draw.rounded_rectangle((x, y, right, y + 108), radius=10, fill=PANEL_CARD, outline=CARD_EDGE)
-    place_text(
+    draw_text_on(
         image, (x + 12, y + 8), _word(lang, "guild"), TITLE_SIZE, MUTED, bold=True, role="title"
     )
     for k, (key, count, paint) in enumerate(
@@ -784,13 +788,13 @@ def _paint_guild(
     ):
         yy = y + 38 + k * 34
         label = fit_text(_word(lang, key), TITLE_SIZE, 160)
-        place_text(image, (x + 12, yy + 13), label, TITLE_SIZE, PAPER, anchor="lm", role="title")
+        draw_text_on(image, (x + 12, yy + 13), label, TITLE_SIZE, PAPER, anchor="lm", role="title")
         for s in range(GUILD_SPACES):
             bx = x + 190 + s * 36
             draw.rectangle((bx, yy, bx + 28, yy + 26), outline=MUTED, width=2)
             if s < count:
                 paint(draw, bx + 5, yy + 4, 18)
-        place_text(
+        draw_text_on(
             image,
             (right - 12, yy + 13),
             f"{count}/{GUILD_SPACES}",
@@ -807,27 +811,27 @@ def _paint_supplies(
     """The supplies (cubes, pawns, attack tokens), the deck and the discard."""
     x, right = SIDE_X, SIDE_X + SIDE_W
     draw.rounded_rectangle((x, y, right, y + 76), radius=10, fill=PANEL_CARD, outline=CARD_EDGE)
-    place_text(
+    draw_text_on(
         image, (x + 12, y + 8), _word(lang, "supply"), TITLE_SIZE, MUTED, bold=True, role="title"
     )
     sx: float = x + 12
     yy = y + 50
     _draw_cube(draw, sx, yy - 10, 20)
-    sx += 26 + place_text(
+    sx += 26 + draw_text_on(
         image, (sx + 28, yy), str(supplies.cubes), SCORE_SIZE, PAPER, anchor="lm", role="score"
     )
     sx += 28
     _draw_pawn(draw, sx, yy - 11, 22)
-    sx += 30 + place_text(
+    sx += 30 + draw_text_on(
         image, (sx + 30, yy), str(supplies.pawns), SCORE_SIZE, PAPER, anchor="lm", role="score"
     )
     sx += 30
     _draw_attack_token(draw, (sx + 11, yy))
     attacks = str(supplies.attack_tokens)
-    place_text(image, (sx + 28, yy), attacks, SCORE_SIZE, PAPER, anchor="lm", role="score")
+    draw_text_on(image, (sx + 28, yy), attacks, SCORE_SIZE, PAPER, anchor="lm", role="score")
     deck = _word(lang, "deck", {"count": supplies.deck})
     discard = _word(lang, "discard", {"count": supplies.discard})
-    place_text(
+    draw_text_on(
         image,
         (right - 12, y + 8),
         f"{deck} · {discard}",
@@ -848,14 +852,14 @@ def _draw_recruitment_row(
 ) -> None:
     """The recruitment row's title and its four positions, each card whole."""
     x = SIDE_X
-    place_text(image, (x, y), _word(lang, "row"), TITLE_SIZE, MUTED, bold=True, role="title")
+    draw_text_on(image, (x, y), _word(lang, "row"), TITLE_SIZE, MUTED, bold=True, role="title")
     y += 30
     changed = set(last.row) if last else set()
     for pos in range(4):
         row, col = divmod(pos, 2)
         cx0 = x + col * (ROW_CARD_W + (SIDE_W - 2 * ROW_CARD_W))
         cy0 = y + row * ROW_PITCH
-        place_text(
+        draw_text_on(
             image,
             (cx0 + 4, cy0 + 1),
             str(pos + 1),
@@ -869,7 +873,7 @@ def _draw_recruitment_row(
         box = (cx0, cy0 + 24, cx0 + ROW_CARD_W, cy0 + 24 + ROW_CARD_H)
         if card:
             paint = partial(draw_card, image, draw, box, CONTENT.card(card), lang)
-            _ROW_CARDS.draw(image, box, (box, card, lang), paint)
+            _ROW_CARDS.draw(image, whole(box), (box, card, lang), paint)
             if pos in changed:
                 bx0, by0, bx1, by1 = box
                 _frame(draw, (bx0 - 4, by0 - 4, bx1 + 4, by1 + 4))
@@ -898,14 +902,14 @@ def _influence_disc(
     r = size * 0.68
     cx, cy = centre
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=MUTED, outline=INK, width=2)
-    place_text(image, centre, "0", size, PAPER, anchor="mm", bold=True, role="value")
+    draw_text_on(image, centre, "0", size, PAPER, anchor="mm", bold=True, role="value")
 
 
 def _hand_line(
     image: Image.Image, at: tuple[float, float], text: str, size: int, room: float
 ) -> None:
     """One line of the hand image's text, shrunk to fit ``room`` px."""
-    place_text(image, at, fit_text(text, size, room), size, PAPER, anchor="lm", role="score")
+    draw_text_on(image, at, fit_text(text, size, room), size, PAPER, anchor="lm", role="score")
 
 
 def _half_slot(
@@ -920,7 +924,7 @@ def _half_slot(
     """A half-slot (rule K2): its ability's pictogram and its value under it."""
     x, y = at
     paste_icon(image, ability, (x, y), icon)
-    place_text(
+    draw_text_on(
         image,
         (x, y + icon / 2 + size / 2 + 2),
         str(value),
@@ -950,7 +954,7 @@ def draw_card(
     draw.rounded_rectangle(box, radius=8, fill=CARD_FACE, outline=INK, width=2)
     for edge, bx0 in ((card.left, x0), (card.right, x1 - band)):
         draw.rectangle((bx0 + 2, y0 + 2, bx0 + band - 2, y1 - 2), fill=BAND[edge.colour])
-        place_text(
+        draw_text_on(
             image,
             (bx0 + band / 2, (y0 + y1) / 2),
             edge.colour,
@@ -966,7 +970,7 @@ def draw_card(
     top = y0 + size + 8 + icon / 2
     for edge, ex in ((card.left, x0 + band + 4 + icon / 2), (card.right, x1 - band - 4 - icon / 2)):
         _half_slot(image, draw, (ex, top), edge.ability, edge.value, size, icon)
-    place_text(
+    draw_text_on(
         image, (cx, y0 + 4 + size / 2), card.id, size, CARD_ID, anchor="mm", bold=True, role="value"
     )
     _influence_disc(image, draw, (cx, top), card.influence, size)
@@ -977,7 +981,7 @@ def draw_card(
         draw.rounded_rectangle(
             (cx - pill_w / 2, y1 - size - 12, cx + pill_w / 2, y1 - 5), radius=6, fill=GOLD
         )
-        place_text(
+        draw_text_on(
             image, (cx, y1 - 8 - size / 2), clan, size, INK, anchor="mm", bold=True, role="value"
         )
 
@@ -1107,7 +1111,7 @@ def _draw_mini_sheet(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, se
             )
         hx = x0 + 31 if side < 0 else x1 - 31
         paste_icon(image, opening.ability, (hx, y0 + 41), MINI_ICON)
-        place_text(
+        draw_text_on(
             image,
             (hx, y0 + 67),
             str(opening.value),
@@ -1179,14 +1183,14 @@ def _strip_look(
 
 
 # Clan strips as drawn, by look: one per seat, and most stay as they were in a move.
-_STRIPS = RegionMemo(5)
+_STRIPS = RegionCache(5)
 
 
 def _draw_strip(image: Image.Image, draw: ImageDraw.ImageDraw, look: _StripLook) -> None:
     box = (STRIP_X0, look.top, STRIP_X1, look.top + look.height - 8)
     paint = partial(_paint_strip, image, draw, look)
     if look.fits():
-        _STRIPS.draw(image, box, look, paint)
+        _STRIPS.draw(image, whole(box), look, paint)
     else:
         paint()
 
@@ -1201,10 +1205,10 @@ def _paint_strip(image: Image.Image, draw: ImageDraw.ImageDraw, look: _StripLook
         width=3 if look.active else 2,
     )
     draw_player_marker(draw, look.seat, (x0 + 24, top + 22), 12)
-    w = place_text(
+    w = draw_text_on(
         image, (x0 + 44, top + 22), look.name, NAME_SIZE, PAPER, anchor="lm", bold=True, role="name"
     )
-    place_text(
+    draw_text_on(
         image, (x0 + 56 + w, top + 22), look.leader, TITLE_SIZE, MUTED, anchor="lm", role="title"
     )
     _paint_convoys(image, draw, look)
@@ -1223,7 +1227,7 @@ def _paint_convoys(image: Image.Image, draw: ImageDraw.ImageDraw, look: _StripLo
             draw.rounded_rectangle((x - tw - 3, top + 5, x + 3, top + 39), radius=9, fill=HIGHLIGHT)
         draw.rounded_rectangle(box, radius=7, fill=fill, outline=MUTED if used else PAPER, width=2)
         ink = PAPER if fill == BLUE else INK
-        place_text(
+        draw_text_on(
             image,
             (x - tw / 2, top + 22),
             label,
@@ -1277,19 +1281,12 @@ def _paint_row(image: Image.Image, draw: ImageDraw.ImageDraw, look: _StripLook) 
 
 # --------------------------------------------------------------------------- the panel
 
+
 # The score panel as drawn, by what it shows: the boards of one state (the
 # spectator's, each seat's) draw the same panel. 1.8 MB.
-_PANELS = RegionMemo(1)
-
-
 def _draw_score_panel(image: Image.Image, panel: Panel, lang: str, top: int) -> None:
-    paint = partial(_paint_score_panel, image, panel, lang, top)
-    _PANELS.draw(image, (0, top, image.width - 1, image.height - 1), (panel, lang, top), paint)
-
-
-def _paint_score_panel(image: Image.Image, panel: Panel, lang: str, top: int) -> None:
     image.paste(BACKDROP, (0, top, image.width, image.height))
-    draw_panel(image, panel, lang, top=top)
+    draw_panel_cached(image, panel, lang, top=top)
 
 
 def status_words(view: SahwariView, lang: str) -> tuple[str, str]:
@@ -1419,7 +1416,7 @@ def render_sahwari_hand_image(
     y = 50
     draw_player_marker(draw, seat, (44, y), 16)
     title = f"{_word(lang, 'hand.title')} · {leader_name(c.leader, lang)}"
-    place_text(
+    draw_text_on(
         image,
         (72, y),
         fit_text(shown[seat], name_size, 300, bold=True),
@@ -1429,7 +1426,7 @@ def render_sahwari_hand_image(
         bold=True,
         role="name",
     )
-    place_text(
+    draw_text_on(
         image,
         (width - 32, y),
         fit_text(title, status_size, 560, bold=True),
@@ -1440,9 +1437,11 @@ def render_sahwari_hand_image(
         role="status",
     )
     y += 34
-    place_text(image, (32, y), _word(lang, "hand.private"), title_size, MUTED, role="title")
+    draw_text_on(image, (32, y), _word(lang, "hand.private"), title_size, MUTED, role="title")
     y += 40
-    place_text(image, (32, y), _word(lang, "hand.row"), title_size, MUTED, bold=True, role="title")
+    draw_text_on(
+        image, (32, y), _word(lang, "hand.row"), title_size, MUTED, bold=True, role="title"
+    )
     y += 34
     junction_names = [name for name, _ in junctions(c.row)]
     for k, element in enumerate(elements):
@@ -1460,7 +1459,7 @@ def render_sahwari_hand_image(
             state = states[k - 1]
             centre = (x - HAND_GAP / 2, top + HAND_CARD_H / 2)
             _draw_junction(draw, centre, state, 13)
-            place_text(
+            draw_text_on(
                 image,
                 (centre[0], top + HAND_CARD_H + 14),
                 junction_names[k - 1],
@@ -1472,7 +1471,7 @@ def render_sahwari_hand_image(
             )
             if state != DEAD:
                 value = slot_influence(c.row, junction_names[k - 1])
-                place_text(
+                draw_text_on(
                     image,
                     (centre[0], top + HAND_CARD_H + 36),
                     signed(value),
@@ -1483,7 +1482,7 @@ def render_sahwari_hand_image(
                     role="value",
                 )
     if not c.row.cards:
-        place_text(
+        draw_text_on(
             image,
             (32 + 2 * HAND_GAP + HAND_CARD_W, y + HAND_CARD_H / 2),
             _word(lang, "hand.no_cards"),
@@ -1511,7 +1510,9 @@ def render_sahwari_hand_image(
         _hand_line(image, (32, y + 16), text, score_size, width - 64)
         y += 40
     y += 10
-    place_text(image, (32, y), _word(lang, "hand.faces"), title_size, GOLD, bold=True, role="title")
+    draw_text_on(
+        image, (32, y), _word(lang, "hand.faces"), title_size, GOLD, bold=True, role="title"
+    )
     y += 36
     if not faces:
         _hand_line(image, (32, y + 8), _word(lang, "hand.none"), score_size, width - 64)
@@ -1520,7 +1521,7 @@ def render_sahwari_hand_image(
         token = CONTENT.token(token_id)
         chip = (32, y - 8, 32 + 64, y + 26)
         draw.rounded_rectangle(chip, radius=7, fill=BLUE, outline=PAPER, width=2)
-        place_text(
+        draw_text_on(
             image, (64, y + 9), handle, value_size, PAPER, anchor="mm", bold=True, role="value"
         )
         icons = ", ".join(_icon_word(icon, lang) for icon in token.icons)

@@ -30,11 +30,10 @@ from PIL import Image, ImageDraw
 
 from games import catalogue
 from games.sahwari.content import RESOLVABLE, influence
-from games.sahwari.picture_layers import place_text
 from render.palette import INK, PAPER, RGB
 from render.shapes import Point, draw_crown
 from render.sprites import paste_centred, supersampled
-from render.text import drawing_cache, fit_text, legible_size
+from render.text import draw_text_on, drawing_cache, fit_text, legible_size
 
 KINDS: tuple[str, ...] = RESOLVABLE  # CARD REFRESH SPY CHEST BIRD BOWL TORNADO ATTACK
 
@@ -253,7 +252,7 @@ def draw_influence(
     r = diameter / 2
     fill = GOOD if value > 0 else BAD
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=INK, width=2)
-    place_text(image, centre, signed(value), size, PAPER, anchor="mm", bold=True, role="value")
+    draw_text_on(image, centre, signed(value), size, PAPER, anchor="mm", bold=True, role="value")
 
 
 def draw_token_icon(
@@ -320,4 +319,4 @@ def draw_legend(
                 tx = x + icon + 8
             right = x0 + width if c == len(row) - 1 else x + col_w
             word = fit_text(legend_word(lang, entry), size, right - tx - 4)
-            place_text(image, (tx, y), word, size, colour, anchor="lm", role="title")
+            draw_text_on(image, (tx, y), word, size, colour, anchor="lm", role="title")
