@@ -62,8 +62,8 @@ def forget_caches(spec: GameSpec) -> None:
     for name, module in list(sys.modules.items()):
         if name == spec.package or name.startswith(spec.package + "."):
             for value in vars(module).values():
-                if callable(getattr(value, "cache_clear", None)):
-                    value.cache_clear()
+                if not isinstance(value, type) and callable(getattr(value, "cache_clear", None)):
+                    value.cache_clear()  # a cache, not a class of caches
 
 
 def bench_legal_moves(spec: GameSpec) -> list[Figure]:

@@ -51,7 +51,7 @@ def budget_left(interaction: discord.Interaction, budget: float) -> float:
 
 def answer_budget(interaction: discord.Interaction) -> float:
     """Seconds left to make a turn post the answer to ``interaction`` before saying
-    "thinking…": the bot's ANSWER_WITHIN_SECONDS (2 by default, bot/config.py; 0:
+    "thinking…": the bot's ANSWER_WITHIN_SECONDS (1.5 by default, bot/config.py; 0:
     always "thinking…" first), counted from the interaction's creation."""
     config = cast("Caravanserai", interaction.client).config
     return budget_left(interaction, config.answer_within_seconds)
