@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import json
 import logging
@@ -207,6 +208,11 @@ class Caravanserai(commands.AutoShardedBot):
         self._service = GameService(self._storage, limits=limits, cpu=self.cpu)
         await self.start_web()
         await self.sync_commands_if_changed()
+        # What start-up made (modules, commands, catalogues) lives as long as the
+        # process: out of the collector's sight, its full passes scan only what
+        # interactions make, on the event loop's time.
+        gc.collect()
+        gc.freeze()
 
     async def start_web(self) -> None:
         """Serve the web pages if WEB_PORT is set (web/); otherwise nothing listens."""

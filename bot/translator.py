@@ -27,9 +27,13 @@ class CommandTranslator(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        lang = i18n.language(locale)
         key = string.extras.get("key")
-        if lang == catalogue.FALLBACK or not isinstance(key, str):
+        if not isinstance(key, str):
+            # Autocomplete's choices (already in the reader's words) come here one
+            # by one on every keystroke: the cheapest answer first.
+            return None
+        lang = i18n.language(locale)
+        if lang == catalogue.FALLBACK:
             return None
         if not catalogue.has(key, lang):
             return None

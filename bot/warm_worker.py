@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 from bot import registry
+from bot.boards import draw_board
 from games.contract import GameSpec
 
 HALF = 0.5  # the boards drawn are this far into their game (every seat's pieces out)
@@ -39,11 +40,13 @@ def half_played(spec: GameSpec, players: int, seed: int = 0) -> Any:
 
 
 def warm_one(spec: GameSpec) -> None:
-    """A spectator board of the game at its largest table."""
+    """What a turn post asks a worker (``bot.boards.draw_board``: the view, the
+    board, the summary) for two half-played games at the largest table."""
     engine, players = spec.engine, spec.engine.max_players
-    view = engine.view(half_played(spec, players), None)
     names = [f"P{seat + 1}" for seat in range(players)]
-    spec.load_picture().board(view, names, "en", [None] * players)
+    for seed in (0, 1):
+        state = half_played(spec, players, seed)
+        draw_board(spec.load_picture(), engine, state, None, names, "en", [None] * players)
 
 
 def warm() -> None:
