@@ -2,7 +2,7 @@
 starts it (``CpuPool.start``, which waits for every worker, warm: see
 bot/warm_worker.py), then each game's first board is timed against the p95 of
 the next tables' boards, all drawn through the worker as turn posts are
-(``bot.boards.draw_board``). Each board is of a table the worker has not drawn
+(``bot.drawing.draw_board``). Each board is of a table the worker has not drawn
 yet (another half-played game, other players' names, so none of its pieces or
 texts is cached): what a board costs at any time, which is what the first one
 after a start must not exceed."""
@@ -15,8 +15,8 @@ import time
 from collections.abc import Mapping
 
 from benchmarks.common import Figure, percentile
-from bot.boards import draw_board
 from bot.cpu import CpuPool
+from bot.drawing import draw_board
 from bot.warm_worker import half_played
 from games.contract import GameSpec
 

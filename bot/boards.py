@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from bot.cpu import INLINE, CpuPool
+from bot.drawing import draw_board
 from bot.session import Session
-from games.contract import Game, GameSpec, Picture, Seat
+from games.contract import GameSpec, Picture, Seat
 from games.text import Term
 
 # Boards drawn lately, kept for a turn post and the /game board asked right after it.
@@ -111,19 +111,3 @@ class Boards:
         """A seat's private image for /game hand, or None if the game has none."""
         drawing = self.picture(session.kind).hand
         return await self.pool.run(drawing, session.view(seat), list(session.names), lang)
-
-
-def draw_board(
-    picture: Picture,
-    engine: Game[Any, Any],
-    state: Any,
-    viewer: Seat | None,
-    names: Sequence[str],
-    lang: str,
-    tags: Sequence[str | None],
-) -> tuple[bytes, tuple[Term, ...]]:
-    """In a worker: the board ``viewer`` sees, as PNG, and the engine's summary of
-    the state. Both are pure functions of the state that cost the event loop a
-    millisecond or so; here they cost it nothing but the state's pickling."""
-    png = picture.board(engine.view(state, viewer), names, lang, list(tags))
-    return png, tuple(engine.summary(state))

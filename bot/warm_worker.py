@@ -19,7 +19,7 @@ import random
 from typing import Any
 
 from bot import registry
-from bot.boards import draw_board
+from bot.drawing import draw_board
 from games.contract import GameSpec
 
 HALF = 0.5  # the boards drawn are this far into their game (every seat's pieces out)
@@ -40,7 +40,7 @@ def half_played(spec: GameSpec, players: int, seed: int = 0) -> Any:
 
 
 def warm_one(spec: GameSpec) -> None:
-    """What a turn post asks a worker (``bot.boards.draw_board``: the view, the
+    """What a turn post asks a worker (``bot.drawing.draw_board``: the view, the
     board, the summary) for two half-played games at the largest table."""
     engine, players = spec.engine, spec.engine.max_players
     names = [f"P{seat + 1}" for seat in range(players)]
