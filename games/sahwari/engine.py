@@ -9,6 +9,7 @@ gives views, results and secrets-safe twins (``resample``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -431,6 +432,7 @@ def _own(autos: tuple[tuple[Seat, str], ...], seat: Seat) -> list[Move]:
 
 
 GAME = SahwariGame()
+NAMES_A_SEAT = re.compile(r"\bP[1-5]\b")  # a seat in notation: P1 … P5
 
 
 def window_examples(state: SahwariState, seat: Seat, most: int = 2) -> tuple[Param, ...]:
@@ -440,12 +442,18 @@ def window_examples(state: SahwariState, seat: Seat, most: int = 2) -> tuple[Par
     kinds: dict[type[Move], Move] = {}
     for use in window_uses(Ctx(state), seat):
         kinds.setdefault(type(use), use)
+    # A public prompt names people, never seats: an example aiming at a player's
+    # camel (``… camel P1 …``) is shown only when there is nothing else to show.
+    shown = sorted(
+        kinds.values(), key=lambda m: NAMES_A_SEAT.search(notation.format_move(m)) is not None
+    )
     return tuple(
         Term(
             "sahwari.words",
             {"en": f"`{notation.format_move(m)}`", "fr": f"`{notation.french(m)}`"},
         )
-        for m in list(kinds.values())[:most]
+        for m in shown[:most]
+        if m is shown[0] or NAMES_A_SEAT.search(notation.format_move(m)) is None
     )
 
 
