@@ -173,7 +173,7 @@ class Caravanserai(commands.AutoShardedBot):
         self._service: GameService | None = None
         self._boards: Boards | None = None
         self.web: WebSite | None = None  # the web pages, when WEB_PORT is set
-        self.cpu = CpuPool(config.cpu_workers, config.extra_games)
+        self.cpu = CpuPool(config.cpu_workers, config.extra_games, warm=config.warm_workers)
         self._loop_objects = False  # discord.py's asyncio objects exist (see close)
         # This process among several on one database: the holder of its leases.
         self.instance = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"

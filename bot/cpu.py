@@ -39,7 +39,7 @@ START_SECONDS = 60.0  # start() stops asking for every worker's answer after thi
 T = TypeVar("T")
 
 
-def _prepare_worker(extra_games: Sequence[str], owner: int) -> None:
+def _prepare_worker(extra_games: Sequence[str], owner: int, warm: bool) -> None:
     """Runs once in each worker, before any job: the same games as the bot, and
     quiet on Ctrl-C (the parent handles shutdown and stops the pool)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -49,7 +49,8 @@ def _prepare_worker(extra_games: Sequence[str], owner: int) -> None:
 
     registry.configure(extra_games)
     registry.specs()  # import the engines now, not during the first job
-    import bot.warm_worker  # noqa: F401  (draws; already done where the forkserver did)
+    if warm:
+        import bot.warm_worker  # noqa: F401  (draws; already done where the forkserver did)
 
 
 def _exit_with(owner: int) -> None:
@@ -67,26 +68,28 @@ def _worker_pid() -> int:
     return os.getpid()
 
 
-def _start_method() -> multiprocessing.context.BaseContext:
+def _start_method(warm: bool) -> multiprocessing.context.BaseContext:
     """forkserver where it exists (Linux): workers do not inherit the event loop's
-    threads and sockets, and start faster than spawn; spawn elsewhere. The
-    forkserver imports (and so runs) bot.warm_worker before forking any worker."""
+    threads and sockets, and start faster than spawn; spawn elsewhere. When
+    ``warm``, the forkserver imports (and so runs) bot.warm_worker before forking
+    any worker; otherwise it preloads the games only."""
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" not in methods:
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["bot.warm_worker"])
+    context.set_forkserver_preload(["bot.warm_worker" if warm else "bot.drawing"])
     return context
 
 
 class CpuPool:
     """Runs a function in a worker process (or inline with no workers) and awaits it."""
 
-    def __init__(self, workers: int, extra_games: Sequence[str] = ()) -> None:
+    def __init__(self, workers: int, extra_games: Sequence[str] = (), *, warm: bool = True) -> None:
         if workers < 0:
             raise ValueError("workers must be 0 or more")
         self.workers = workers
         self._extra_games = tuple(extra_games)
+        self.warm = warm  # workers draw a few boards of every game before their first job
         self._executor: ProcessPoolExecutor | None = None
         # Thinking jobs running at once, at most: every worker but one (one with
         # a single worker). Made on first use, for the running event loop.
@@ -101,16 +104,17 @@ class CpuPool:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
                 self.workers,
-                mp_context=_start_method(),
+                mp_context=_start_method(self.warm),
                 initializer=_prepare_worker,
-                initargs=(self._extra_games, os.getpid()),
+                initargs=(self._extra_games, os.getpid(), self.warm),
             )
         return self._executor
 
     async def start(self) -> None:
-        """Start every worker now, warm (Pillow, the games and their pictures'
-        caches loaded: bot.warm_worker), so the first boards after a start are as
-        fast as the others. Returns once each worker has answered a job."""
+        """Start every worker now, warm unless told otherwise (Pillow, the games
+        and their pictures' caches loaded: bot.warm_worker), so the first boards
+        after a start are as fast as the others. Returns once each worker has
+        answered a job."""
         if self.inline:
             return
         executor = self._executor_now()

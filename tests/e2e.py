@@ -53,6 +53,9 @@ class BotProcess:
             "DISCORD_GUILD_IDS": str(guild_id),
             "LOG_LEVEL": "INFO",
             "CARAVANSERAI_ENV_FILE": os.devnull,  # a developer's own .env stays out
+            # Cold workers: the warm-up costs seconds of CPU per start, and what a
+            # test checks does not depend on it (tests/test_cpu.py tests it).
+            "WARM_WORKERS": "0",
             **(extra_env or {}),
         }
         self.process: asyncio.subprocess.Process | None = None

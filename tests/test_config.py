@@ -374,6 +374,8 @@ def test_shards_and_cpu_workers(tmp_path: Path) -> None:
     assert unsharded.cpu_workers >= 1  # one per core by default
     assert config(CPU_WORKERS="0").cpu_workers == 0
     assert config(CPU_WORKERS="3").cpu_workers == 3
+    assert unsharded.warm_workers  # warm by default: the first boards are not slower
+    assert not config(WARM_WORKERS="0").warm_workers
 
     everything = config(SHARD_COUNT="4")
     assert everything.shard_ids == (0, 1, 2, 3) and shards_of(everything) is None
@@ -391,12 +393,13 @@ def test_shards_and_cpu_workers(tmp_path: Path) -> None:
         ({"SHARD_COUNT": "4", "SHARD_IDS": "a"}, "'a' is not a shard number"),
         ({"CPU_WORKERS": "-1"}, "CPU_WORKERS='-1'"),
         ({"CPU_WORKERS": "many"}, "CPU_WORKERS='many'"),
+        ({"WARM_WORKERS": "maybe"}, "WARM_WORKERS='maybe'"),
     ]:
         with pytest.raises(ConfigError, match=message):
             config(**env)
     for documented in (ROOT / "README.md", ROOT / ".env.example"):
         text = documented.read_text(encoding="utf-8")
-        assert all(name in text for name in ("SHARD_COUNT", "SHARD_IDS", "CPU_WORKERS"))
+        assert all(name in text for name in ("SHARD_COUNT", "SHARD_IDS", "CPU_WORKERS", "WARM_WORKERS"))
 
 
 def test_answer_within_seconds_is_a_budget_discord_allows(tmp_path: Path) -> None:

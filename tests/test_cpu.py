@@ -39,7 +39,7 @@ def die() -> None:
 
 @pytest.fixture
 async def pool() -> AsyncIterator[CpuPool]:
-    workers = CpuPool(2)
+    workers = CpuPool(2, warm=False)
     await workers.start()
     yield workers
     workers.close()
@@ -202,7 +202,7 @@ async def test_move_suggestions_are_the_same_from_a_worker(service: GameService)
 
     session = await start_desert(service, BOB)
     seat = session.awaited[0]
-    pool = CpuPool(1)
+    pool = CpuPool(1, warm=False)
     try:
         for typed, locale in (("", discord.Locale.french), ("F", discord.Locale.american_english)):
             here = move_choices(session, seat, typed, locale)
@@ -220,7 +220,7 @@ def test_workers_exit_when_their_bot_is_killed(tmp_path: Path) -> None:
         "import asyncio, os, sys\n"
         "from bot.cpu import CpuPool\n"
         "async def main():\n"
-        "    pool = CpuPool(2)\n"
+        "    pool = CpuPool(2, warm=False)\n"
         "    await pool.start()\n"
         "    pids = {await pool.run(os.getpid) for _ in range(6)}\n"
         "    print(*pids, flush=True)\n"
@@ -256,3 +256,37 @@ def alive(pid: int) -> bool:
     # A zombie is dead too (its parent, the forkserver, has not reaped it yet).
     stat = Path(f"/proc/{pid}/stat")
     return not (stat.exists() and stat.read_text().split(") ", 1)[1].startswith("Z"))
+
+
+def desert_grounds_drawn() -> int:
+    """In a worker: how many Desert grounds (its costliest static layer) it holds."""
+    from games.desert import picture
+
+    return picture._board_layer.cache_info().currsize
+
+
+@pytest.mark.parametrize("warm", [True, False])
+def test_workers_start_warm_unless_told_not_to(tmp_path: Path, warm: bool) -> None:
+    """A warm pool's workers have drawn boards before their first job (so the first
+    board after a start is as fast as the next); WARM_WORKERS=0's have not. In a
+    process of its own: the forkserver, and so its preload, is one per process."""
+    script = tmp_path / "warm.py"
+    script.write_text(
+        "import asyncio\n"
+        "from bot.cpu import CpuPool\n"
+        "from tests.test_cpu import desert_grounds_drawn\n"
+        "async def main():\n"
+        f"    pool = CpuPool(1, warm={warm})\n"
+        "    await pool.start()\n"
+        "    print(await pool.run(desert_grounds_drawn), flush=True)\n"
+        "    pool.close()\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    grounds = int(done.stdout.split()[-1])
+    assert (grounds > 0) if warm else (grounds == 0)
