@@ -139,7 +139,9 @@ class Run:
     web_readers: int = 0  # readers of the web pages during each load (0: the pages are off)
 
     def env(self, shard: int) -> dict[str, str]:
-        env = {"LOG_LEVEL": "INFO", "DISCORD_GUILD_IDS": ""}  # empty: global commands
+        # Empty guild ids: global commands. Warm workers, as deployed (the tests'
+        # BotProcess starts them cold).
+        env = {"LOG_LEVEL": "INFO", "DISCORD_GUILD_IDS": "", "WARM_WORKERS": "1"}
         if self.workers is not None:
             env["CPU_WORKERS"] = str(self.workers)
         if self.processes > 1:

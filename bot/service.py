@@ -64,6 +64,10 @@ DEFAULT_LEVEL = "normal"  # the bots of a new table (/game new level:), games/le
 REPLY_HOOK: ContextVar[ReplyHook | None] = ContextVar("reply_hook", default=None)
 
 
+class _ReadAgain(Exception):
+    """A move tried on a cached session must be tried again from the database."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """Per user and server (no squatting); set from the configuration."""
@@ -468,20 +472,47 @@ class GameService:
         and applied when still legal; if this seat moved since (a double
         click, a second device), it is refused as stale: one command never
         acts twice.
+
+        The game is first taken as this process last wrote or read it (at most
+        ``RECENT_SECONDS`` ago: one read fewer per move); the write checks its
+        version anyway, and a refusal is only ever said from a fresh read.
         """
         text = text.strip()
+        recent = await self.sessions.recent_in_channel(channel_id)
+        if recent is not None:
+            try:
+                return await self._play(recent, user_id, text, expected_version, kind, cached=True)
+            except (UserError, MoveError, _ReadAgain):
+                pass  # nothing was written: say it, or play it, from a fresh read
         session = await self.require_session(channel_id)
+        return await self._play(session, user_id, text, expected_version, kind)
+
+    async def _play(
+        self,
+        session: Session,
+        user_id: int,
+        text: str,
+        expected_version: int | None,
+        kind: str | None,
+        *,
+        cached: bool = False,
+    ) -> Saved:
+        """:meth:`play` on ``session``. ``cached``: a session perhaps behind the
+        database, on which nothing is written but the move itself: a seat to take
+        back, or a lost race, raises :class:`_ReadAgain` instead."""
         if kind is not None and session.kind != kind:
             raise UserError("game.wrong_command", command=f"/{session.kind}")
         seen = session.record.version if expected_version is None else expected_version
         for _ in range(RECHECKS):
             seat = self._playing_seat(session, user_id)
             if session.seat(seat).replaced == "away":
+                if cached:
+                    raise _ReadAgain
                 # Acting takes the seat back from the AI; the board is the same.
                 try:
                     session = await self.absence.take_back(session, seat)
                 except StaleVersion:
-                    session = await self.require_session(channel_id)
+                    session = await self.require_session(session.record.channel_id)
                     continue
                 seen = session.record.version
                 if seat not in session.to_act:
@@ -508,6 +539,8 @@ class GameService:
             try:
                 after = await self._record(session, seat, notation, step)
             except StaleVersion:
+                if cached:
+                    raise _ReadAgain from None
                 # Someone else wrote first: look again at the new board.
                 fresh = await self.get(session.id)
                 if fresh is None or fresh.record.status != "active":

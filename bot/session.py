@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from bot.errors import UserError
@@ -68,14 +69,25 @@ class Session:
         """How texts name each seat (see :class:`games.text.Player`): its mark
         and display name, escaped for a Discord message, or (``plain``) as
         stored, for buttons, autocomplete and text files, where Discord shows
-        Markdown as typed."""
+        Markdown as typed. A new list each time: callers may change theirs."""
+        return list(self._plain_people if plain else self._people)
+
+    @cached_property
+    def _people(self) -> tuple[str, ...]:
+        return self._named(plain=False)
+
+    @cached_property
+    def _plain_people(self) -> tuple[str, ...]:
+        return self._named(plain=True)
+
+    def _named(self, *, plain: bool) -> tuple[str, ...]:
         spec = self.hosted_spec
         people = []
         for record in self.record.seats:
             name = record.name if plain else md(record.name)
             mark = spec.mark(record.seat) if spec is not None else ""
             people.append(f"{mark} {name}" if mark else name)
-        return people
+        return tuple(people)
 
     def shown(self, seat: Seat) -> str:
         """A seat's name escaped for a Discord message (no Markdown, links or pings)."""
@@ -119,19 +131,22 @@ class Session:
             raise UserError("game.hand_left")  # the AI plays on with it: no longer his to read
         return seat
 
-    @property
+    # A session is one version of a game, frozen, and its engine is pure: what
+    # follows from its state is worked out once (a turn post asks several times).
+
+    @cached_property
     def decisions(self) -> tuple[Decision, ...]:
         if self.state is None or self.broken or self.record.status != "active":
             return ()
         return tuple(self.engine.decisions(self.state))
 
-    @property
+    @cached_property
     def to_act(self) -> tuple[Seat, ...]:
         if self.state is None or self.broken or self.record.status != "active":
             return ()
         return tuple(self.engine.to_act(self.state))
 
-    @property
+    @cached_property
     def awaited(self) -> tuple[Seat, ...]:
         """Seats the game waits for: ``to_act`` less those whose only decisions
         are optional (they may act, but nobody is pinged or reminded for them)."""

@@ -399,7 +399,8 @@ def test_shards_and_cpu_workers(tmp_path: Path) -> None:
             config(**env)
     for documented in (ROOT / "README.md", ROOT / ".env.example"):
         text = documented.read_text(encoding="utf-8")
-        assert all(name in text for name in ("SHARD_COUNT", "SHARD_IDS", "CPU_WORKERS", "WARM_WORKERS"))
+        names = ("SHARD_COUNT", "SHARD_IDS", "CPU_WORKERS", "WARM_WORKERS")
+        assert all(name in text for name in names)
 
 
 def test_answer_within_seconds_is_a_budget_discord_allows(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime, timedelta
 
+from bot.errors import UserError
 from bot.player_settings import PlayerSettings
 from bot.service import GameService
 from bot.sessions import RECENT_SECONDS
@@ -99,6 +100,46 @@ async def test_autocomplete_sees_this_process_moves_at_once_and_others_within_se
     fresh = await service.sessions.recent_in_channel(CHANNEL)
     assert fresh is not None and fresh.record.version == theirs.after.record.version
     assert fresh.state == theirs.after.state
+
+
+async def test_a_move_is_checked_against_the_database_when_the_cache_is_behind(
+    service: GameService, sqlite_url: str
+) -> None:
+    """A move starts from the channel's game as this process last saw it; another
+    process's moves since neither refuse a move that is now legal nor let one act
+    twice, and a refusal reads as it would from the database."""
+    clock = Clock()  # frozen: what this process saw stays "recent" all along
+    service.sessions.clock = clock
+    session = await start_desert(service, BOB)
+    assert await service.sessions.recent_in_channel(CHANNEL) is not None
+    first = session.awaited[0]
+    first_user = ALICE if first == 0 else BOB
+    move = bot_move(session.engine, session.spec.bot, session.state, first, 1)
+    command = session.engine.format_command([move])
+
+    other_storage = await open_storage(sqlite_url)  # another process of the bot
+    try:
+        other = GameService(other_storage, service.games)
+        theirs = await other.play(CHANNEL, first_user, command)  # the first player moves there
+        now = theirs.after
+        second = now.awaited[0]
+        second_user = ALICE if second == 0 else BOB
+        reply = bot_move(now.engine, now.spec.bot, now.state, second, 2)
+
+        # Here the cache still says it is the first player's turn: his command sent
+        # again (a second device) is refused as the database says, not played twice.
+        again = await service.play(CHANNEL, first_user, command)
+        raise AssertionError(f"played twice: {again}")
+    except UserError as refused:
+        assert refused.key == "game.not_your_turn"
+    finally:
+        await other_storage.close()
+    assert [m.seat for m in await service.storage.moves(session.id)] == [first]
+
+    # …and the second player's move, not his turn by the cache, is played.
+    saved = await service.play(CHANNEL, second_user, now.engine.format_command([reply]))
+    assert saved.after.record.version == now.record.version + 1
+    assert [m.seat for m in await service.storage.moves(session.id)] == [first, second]
 
 
 async def test_a_state_written_here_is_not_loaded_again(service: GameService) -> None:

@@ -639,6 +639,26 @@ async def test_idle_lobbies_by_shard(store: Storage) -> None:
 # --------------------------------------------------------------------------- moves
 
 
+async def test_a_move_returns_the_game_as_reading_it_back_gives_it(store: Storage) -> None:
+    """record_move builds its answer without reading the game again: it must be
+    what a read gives, for a move within a turn, one that ends it (owing a post)
+    and one that finishes the game."""
+    g = await new_active(store)
+    within_turn = await store.record_move(g.id, g.version, 0, "a1", {"n": [1, (2, 3)]})
+    assert within_turn == await store.get_game(g.id)
+    assert within_turn.state == {"n": [1, [2, 3]]}  # as stored: JSON has no tuples
+    hook = ReplyHook(123, "token")
+    ends_turn = await store.record_move(
+        g.id, within_turn.version, 1, "b2", {"turn": 2}, reply_hook=hook
+    )
+    assert ends_turn == await store.get_game(g.id)
+    assert ends_turn.announce_version == ends_turn.version
+    results = results_for(ends_turn.seats, [3, 1], [1, 2], {0})
+    finished = await store.record_move(g.id, ends_turn.version, 0, "end", {}, results=results)
+    assert finished == await store.get_game(g.id)
+    assert finished.status == "finished" and finished.finished_at == finished.updated_at
+
+
 async def test_record_move_version_guard(store: Storage) -> None:
     g = await new_active(store)
     g1 = await store.record_move(g.id, g.version, 0, "a1", {"turn": 1})

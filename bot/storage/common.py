@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -332,6 +333,26 @@ def game_record(row: Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
         announce_due=row["announce_due"],
         bot_level=row["bot_level"],
     )
+
+
+# The games columns a GameRecord holds as they are (announce_hook, say, it does not).
+_RECORD_COLUMNS = frozenset(f.name for f in fields(GameRecord)) - {"seats"}
+
+
+def bumped_record(
+    game: GameRecord, columns: Mapping[str, Any], updated_at: str, *, ended: bool
+) -> GameRecord:
+    """``game`` as reading it back would give it once a write set ``columns``
+    (the stored values: JSON as text), bumped its version and stamped
+    ``updated_at`` (and ``finished_at`` when ``ended``), its seats unchanged."""
+    changed = {name: value for name, value in columns.items() if name in _RECORD_COLUMNS}
+    if "state" in changed:
+        changed["state"] = None if changed["state"] is None else json.loads(changed["state"])
+    if "status" in changed and not is_status(changed["status"]):
+        raise StorageError(f"game {game.id} given unknown status {changed['status']!r}")
+    if ended:
+        changed["finished_at"] = updated_at
+    return replace(game, **changed, version=game.version + 1, updated_at=updated_at)
 
 
 def game_records(rows: Sequence[Row], seat_rows: Iterable[Row]) -> list[GameRecord]:

@@ -7,6 +7,8 @@ share their predicates, and a property test checks that they agree.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from games.contract import IllegalMove, Seat
 from games.desert.board import NAMES, Layout, layout
 from games.desert.messages import illegal
@@ -124,9 +126,14 @@ def camel_targets(s: DesertState, seat: Seat, colour: int, lay: Layout) -> list[
 
     R7 (caravan exists, supply left) is the caller's business.
     """
+    return sorted(_targets(s, seat, colour, lay))
+
+
+def _targets(s: DesertState, seat: Seat, colour: int, lay: Layout) -> Iterator[int]:
+    """:func:`camel_targets` one at a time, unsorted: whether there is one at all
+    is asked after every camel (R13), and the first found answers it."""
     cells, areas, oases = s.cells, s.areas, s.oases
     seen: set[int] = set()
-    out: list[int] = []
     for sq in caravan_squares(s, caravan_id(seat, colour)):
         for n in lay.neighbours[sq]:  # R9 (and R8: neighbours are active squares)
             if n in seen:
@@ -137,9 +144,7 @@ def camel_targets(s: DesertState, seat: Seat, colour: int, lay: Layout) -> list[
             if areas[n] != EMPTY and areas[n] != seat:  # R11
                 continue
             if _rival_next(s, lay, n, seat, colour) == EMPTY:  # R10
-                out.append(n)
-    out.sort()
-    return out
+                yield n
 
 
 def camel_colours(s: DesertState, seat: Seat) -> list[int]:
@@ -159,7 +164,7 @@ def placements(s: DesertState, seat: Seat) -> list[tuple[int, int]]:
 
 def has_placement(s: DesertState, seat: Seat) -> bool:
     lay = layout(s.players)
-    return any(camel_targets(s, seat, c, lay) for c in camel_colours(s, seat))
+    return any(next(_targets(s, seat, c, lay), None) is not None for c in camel_colours(s, seat))
 
 
 def check_camel(s: DesertState, seat: Seat, colour: int, sq: int) -> None:
