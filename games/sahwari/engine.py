@@ -439,22 +439,27 @@ def window_examples(state: SahwariState, seat: Seat, most: int = 2) -> tuple[Par
     """Abilities the seat may use in this window, one per kind of use (a convoy,
     a track ability…), typed as the reader types them: a prompt's examples
     are the player's own, never a fixed list."""
+    # A public prompt names people, never seats: an example aiming at a player's
+    # camel (``… camel P1 …``) is shown only when there is nothing else to show,
+    # of its kind (an attack on a convoy rather than on a camel) or of any kind.
     kinds: dict[type[Move], Move] = {}
     for use in window_uses(Ctx(state), seat):
-        kinds.setdefault(type(use), use)
-    # A public prompt names people, never seats: an example aiming at a player's
-    # camel (``… camel P1 …``) is shown only when there is nothing else to show.
-    shown = sorted(
-        kinds.values(), key=lambda m: NAMES_A_SEAT.search(notation.format_move(m)) is not None
-    )
+        kept = kinds.get(type(use))
+        if kept is None or (_names_a_seat(kept) and not _names_a_seat(use)):
+            kinds[type(use)] = use
+    shown = sorted(kinds.values(), key=_names_a_seat)
     return tuple(
         Term(
             "sahwari.words",
             {"en": f"`{notation.format_move(m)}`", "fr": f"`{notation.french(m)}`"},
         )
         for m in shown[:most]
-        if m is shown[0] or NAMES_A_SEAT.search(notation.format_move(m)) is None
+        if m is shown[0] or not _names_a_seat(m)
     )
+
+
+def _names_a_seat(move: Move) -> bool:
+    return NAMES_A_SEAT.search(notation.format_move(move)) is not None
 
 
 def _with_last_turn(before: SahwariState, after: SahwariState) -> SahwariState:
