@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import TYPE_CHECKING, ClassVar
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 import discord
 from discord import app_commands
@@ -38,7 +39,7 @@ from cogs.deadline import (
     saved_in_time,
     within,
 )
-from cogs.suggest import move_choices, waiting_choice
+from cogs.suggest import MoveIndexes, indexed_move_choices, move_choices, waiting_choice
 from cogs.turn_post import answer
 from games.contract import Seat
 
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from bot.app import Caravanserai
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @app_commands.guild_only()
@@ -56,6 +58,7 @@ class GameCog(commands.GroupCog):
 
     def __init__(self, bot: Caravanserai) -> None:
         self.bot = bot
+        self.indexes = MoveIndexes()  # autocomplete's later keystrokes, answered here
 
     @property
     def service(self) -> GameService:
@@ -119,14 +122,23 @@ class GameCog(commands.GroupCog):
             label, value = waiting_choice(session, interaction.locale)
             return [app_commands.Choice(name=label, value=value)]
         session, seat = found
-        # The bot's whole-turn idea is worked out with the AI seats', off the loop.
         lang = i18n.language(interaction.locale)  # a plain string travels to a worker
-        listing = self.bot.cpu.run(move_choices, session, seat, current, lang)
-        finished, choices = await within(listing, budget_left(interaction, COMPLETE_SECONDS))
-        if not finished:  # answered late, the list would be lost: say so instead
-            choices.cancel()
+        index = self.indexes.get(session, seat, lang)
+        listed = index.choices(current) if index is not None else None
+        if listed is None and index is None:
+            # Listed off the loop, with the bot's whole-turn idea, and the index the
+            # next keystrokes on this version of the game are answered from.
+            cpu = self.bot.cpu.run(indexed_move_choices, session, seat, current, lang)
+            made = await in_time(interaction, cpu)
+            if made is not None:
+                listed, index = made
+                self.indexes.keep(session, seat, lang, index)
+        elif listed is None:  # the text starts with a whole move: what may follow it
+            following = self.bot.cpu.run(move_choices, session, seat, current, lang)
+            listed = await in_time(interaction, following)
+        if listed is None:  # answered late, the list would be lost: say so instead
             return [busy_choice(interaction.locale)]
-        return [app_commands.Choice(name=label, value=value) for label, value in choices.result()]
+        return [app_commands.Choice(name=label, value=value) for label, value in listed]
 
     async def playing_here(self, interaction: discord.Interaction) -> Session | None:
         """This game, running in the channel (for who-is-awaited answers)."""
@@ -136,6 +148,16 @@ class GameCog(commands.GroupCog):
         if session is None or session.kind != self.kind or session.record.status != "active":
             return None
         return session
+
+
+async def in_time(interaction: discord.Interaction, work: Awaitable[T]) -> T | None:
+    """``work``'s result if it comes within autocomplete's budget, else None (and
+    it is cancelled)."""
+    finished, result = await within(work, budget_left(interaction, COMPLETE_SECONDS))
+    if not finished:
+        result.cancel()
+        return None
+    return result.result()
 
 
 def game_cog_class(commands: str, kind: str) -> type[GameCog]:

@@ -7,20 +7,110 @@ short hint of what each does, and the bot's idea of a whole turn first.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from bot import i18n
 from bot.session import Session
 from games.contract import Seat
 from games.rng import derive_seed
-from games.suggestions import complete, turn_suggestion
+from games.suggestions import (
+    Candidate,
+    Suggestion,
+    candidates,
+    complete,
+    filter_candidates,
+    turn_suggestion,
+)
 
 CHOICE_LIMIT = 25  # Discord: at most 25 suggestions of at most 100 characters
 VALUE_LIMIT = 100
 
 
-def move_choices(session: Session, seat: Seat, typed: str, locale: object) -> list[tuple[str, str]]:
+Choice = tuple[str, str]  # (label, value): one autocomplete entry
+
+
+def move_choices(session: Session, seat: Seat, typed: str, locale: object) -> list[Choice]:
     """(label, value) pairs: the commands ``seat`` could send now, filtered by ``typed``."""
+    words = _words(session, locale)
+    found = complete(
+        session.engine, session.state, seat, typed[:VALUE_LIMIT], CHOICE_LIMIT, words_of=words
+    )
+    choices = [c for c in (_choice(s, session, locale) for s in found) if c is not None]
+    if not typed.strip():
+        return _with_star(choices, suggested_turn(session, seat, words))
+    return choices
+
+
+@dataclass(frozen=True)
+class MoveIndex:
+    """A seat's suggestions on one version of a game, in one language, as the
+    first autocomplete query lists them (in a worker): the next keystrokes are
+    answered from it on the event loop, the same as :func:`move_choices`."""
+
+    candidates: tuple[Candidate, ...]
+    shown: tuple[Choice | None, ...]  # each candidate's entry; None: never offered
+    star: Choice | None  # the bot's whole turn, shown first when nothing is typed
+
+    def choices(self, typed: str) -> list[Choice] | None:
+        """:func:`move_choices` for ``typed``, or None when only it can say (the
+        text starts with a whole move, and what may follow is worked out by
+        playing it)."""
+        found = filter_candidates(self.candidates, typed[:VALUE_LIMIT], CHOICE_LIMIT)
+        if found is None:
+            return None
+        choices = [c for c in (self.shown[i] for i in found) if c is not None]
+        return _with_star(choices, self.star) if not typed.strip() else choices
+
+
+class MoveIndexes:
+    """The event loop's indexes of the latest (game version, seat, language)s
+    autocomplete was asked for: each a few kilobytes, and a new version makes
+    the old ones useless, so only the most recently used are kept."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.size = size
+        self._kept: OrderedDict[tuple[int, int, Seat, str], MoveIndex] = OrderedDict()
+
+    @staticmethod
+    def _key(session: Session, seat: Seat, lang: str) -> tuple[int, int, Seat, str]:
+        return session.id, session.record.version, seat, lang
+
+    def get(self, session: Session, seat: Seat, lang: str) -> MoveIndex | None:
+        key = self._key(session, seat, lang)
+        index = self._kept.get(key)
+        if index is not None:
+            self._kept.move_to_end(key)
+        return index
+
+    def keep(self, session: Session, seat: Seat, lang: str, index: MoveIndex) -> None:
+        self._kept[self._key(session, seat, lang)] = index
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+
+
+def move_index(session: Session, seat: Seat, locale: object) -> MoveIndex:
+    words = _words(session, locale)
+    found = candidates(session.engine, session.state, seat, words_of=words)
+    shown = tuple(_choice(c.suggestion, session, locale) for c in found)
+    acting = seat in session.to_act
+    return MoveIndex(found, shown, suggested_turn(session, seat, words) if acting else None)
+
+
+def indexed_move_choices(
+    session: Session, seat: Seat, typed: str, locale: object
+) -> tuple[list[Choice], MoveIndex]:
+    """In a worker: :func:`move_choices` for ``typed``, and the index the next
+    keystrokes on this version of the game are answered from."""
+    index = move_index(session, seat, locale)
+    listed = index.choices(typed)
+    return (move_choices(session, seat, typed, locale) if listed is None else listed), index
+
+
+def _words(session: Session, locale: object) -> Callable[[Any], str]:
+    """A move in the reader's words (``blanc F7``), or as notation."""
     engine = session.engine
     people = session.people(plain=True)  # autocomplete shows Markdown as typed
 
@@ -28,23 +118,27 @@ def move_choices(session: Session, seat: Seat, typed: str, locale: object) -> li
         term = engine.move_words(move)
         return engine.format_move(move) if term is None else i18n.term(locale, term, people)
 
-    found = complete(engine, session.state, seat, typed[:VALUE_LIMIT], CHOICE_LIMIT, words_of=words)
-    choices = []
-    for suggestion in found:
-        if len(suggestion.command) > VALUE_LIMIT:
-            continue  # cut, it would be another command (or none): never offered
-        label = suggestion.label
-        if suggestion.hint is not None:
-            label += f" ({i18n.term(locale, suggestion.hint, people)})"
-        choices.append((shorten(label), suggestion.command))
-    if not typed.strip():
-        whole = suggested_turn(session, seat, words)
-        if whole is not None and all(value != whole[1] for _, value in choices):
-            choices = [whole, *choices][:CHOICE_LIMIT]
-    return choices
+    return words
 
 
-def suggested_turn(session: Session, seat: Seat, words: Any) -> tuple[str, str] | None:
+def _choice(suggestion: Suggestion, session: Session, locale: object) -> Choice | None:
+    """The entry shown for a suggestion, or None for a command too long to offer."""
+    if len(suggestion.command) > VALUE_LIMIT:
+        return None  # cut, it would be another command (or none): never offered
+    label = suggestion.label
+    if suggestion.hint is not None:
+        label += f" ({i18n.term(locale, suggestion.hint, session.people(plain=True))})"
+    return shorten(label), suggestion.command
+
+
+def _with_star(choices: list[Choice], star: Choice | None) -> list[Choice]:
+    """The ★ whole turn first, unless it is one of the choices already."""
+    if star is None or any(value == star[1] for _, value in choices):
+        return choices
+    return [star, *choices][:CHOICE_LIMIT]
+
+
+def suggested_turn(session: Session, seat: Seat, words: Any) -> Choice | None:
     """The bot's whole turn for the seat, as one command (see ``turn_suggestion``)."""
     engine = session.engine
 

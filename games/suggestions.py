@@ -65,12 +65,10 @@ def complete(
         matched: tuple[int, MoveT] | None = None
         for move in legal:
             for text in forms(move):
-                text = text.lower()
-                after = lowered[len(text) : len(text) + 1]
-                whole = lowered.startswith(text) and after in (" ", ",", ";")
+                size = len(text.lower())
                 # The longest move typed: "o C4" must not cut "o C4 noclaim" short.
-                if whole and (matched is None or len(text) > matched[0]):
-                    matched = (len(text), move)
+                if _starts_with_move(lowered, text) and (matched is None or size > matched[0]):
+                    matched = (size, move)
         if matched is None:
             break
         length, move = matched
@@ -115,6 +113,63 @@ def complete(
     if not out and prefix and parses(game, state, seat, head_notation):
         out.append(Suggestion(label=head_words, command=head_notation))
     return out
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One move the seat could send now on its own, as :func:`complete` matches
+    (``notation``, ``words``) and shows it (``suggestion``)."""
+
+    suggestion: Suggestion
+    notation: str
+    words: str
+
+
+def candidates(
+    game: Game[StateT, MoveT],
+    state: StateT,
+    seat: Seat,
+    words_of: Callable[[MoveT], str] | None = None,
+) -> tuple[Candidate, ...]:
+    """Every one-move command ``seat`` could send now, with its hint: what
+    :func:`complete` filters whenever nothing typed starts with a whole move, so
+    later keystrokes can be answered from it (:func:`filter_candidates`)."""
+    if seat not in game.to_act(state):
+        return ()
+    found = []
+    for move in game.legal_moves(state, seat):
+        notation = game.format_move(move)
+        words = words_of(move) if words_of is not None else notation
+        label, command = game.join_moves([words]), game.join_moves([notation])
+        hint = game.move_hint(state, seat, move)
+        found.append(Candidate(Suggestion(label, command, hint), notation, words))
+    return tuple(found)
+
+
+def filter_candidates(
+    found: tuple[Candidate, ...], typed: str, limit: int = 25
+) -> list[int] | None:
+    """Where in ``found`` the suggestions :func:`complete` gives for ``typed`` on
+    the state ``found`` lists are, in its order; or None when ``typed`` starts
+    with a whole move: what may follow it is known only by playing it, which
+    :func:`complete` does."""
+    rest = typed.lstrip()
+    if any(_starts_with_move(rest.lower(), text) for c in found for text in (c.notation, c.words)):
+        return None
+    needle = _norm(rest)
+    matching = [
+        (i, c.notation, c.words)
+        for i, c in enumerate(found)
+        if not needle or needle in _norm(c.notation) or needle in _norm(c.words)
+    ]
+    return [i for i, _, _ in _spread(matching, limit)]
+
+
+def _starts_with_move(lowered: str, text: str) -> bool:
+    """Whether ``lowered`` (typed, lower case) starts with the move ``text``,
+    followed by a separator: a whole move, with more to come."""
+    text = text.lower()
+    return lowered.startswith(text) and lowered[len(text) : len(text) + 1] in (" ", ",", ";")
 
 
 def whole_turn(

@@ -127,9 +127,19 @@ async def test_autocomplete_says_busy_in_time_when_the_pool_cannot_answer(world:
     await asyncio.sleep(0.3)  # the slow board is being drawn
     world.channel = desert
 
+    # The next keystrokes on the same board are answered from the list the first
+    # one made, on the event loop: at once, though no worker is free.
     loop = asyncio.get_running_loop()
     asked = loop.time()
-    busy = await suggestions(world, mover, "desert move", {"notation": "b"}, "notation")
+    typed = listed[-1]["value"][:2]
+    filtered = await suggestions(world, mover, "desert move", {"notation": typed}, "notation")
+    assert loop.time() - asked < 1.0
+    assert filtered and all(c["value"] != BUSY_VALUE for c in filtered)
+
+    # A whole move typed: what may follow it needs a worker, and none answers in time.
+    asked = loop.time()
+    whole = {"notation": listed[-1]["value"] + " "}
+    busy = await suggestions(world, mover, "desert move", whole, "notation")
     answered = loop.time() - asked
     assert answered < 3 and answered >= COMPLETE_SECONDS - 1.0
     assert [c["value"] for c in busy] == [BUSY_VALUE]

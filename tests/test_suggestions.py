@@ -13,13 +13,15 @@ nothing to a seat that must not act.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from bot.service import GameService
-from cogs.suggest import VALUE_LIMIT, move_choices
+from cogs.suggest import VALUE_LIMIT, move_choices, move_index
 from games.contract import GameSpec, bot_move
 from games.desert import GAME as DESERT
 from games.desert.ai import choose_move
@@ -164,3 +166,43 @@ async def test_every_star_turn_fits_discord_and_the_bot_takes_it(service: GameSe
         report = await service.play(CHANNEL, user_of(session, seat), value)
         session = report.after
     assert stars >= 10
+
+
+TABLES = {"desert": (BOB,), "nomadi": (BOB,), "oasis": (BOB, CAROL), "sahwari": (BOB, CAROL)}
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+async def test_later_keystrokes_are_answered_from_the_index_as_a_worker_would(
+    service: GameService, game: str
+) -> None:
+    """Autocomplete lists a version's suggestions once (cogs.suggest.move_index)
+    and answers the next keystrokes from that on the event loop: each answer is
+    the one move_choices gives, in both languages, along random games; only a
+    text that starts with a whole move is left to move_choices."""
+    await lobby(service, 0, *TABLES[game], game=game)
+    session = (await service.start(CHANNEL, ALICE)).after
+    rng = random.Random(game)
+    answered = deferred = 0
+    for _ in range(40):
+        if session.state is None or not session.to_act:
+            break
+        seat = session.to_act[0]
+        for lang in ("en", "fr"):
+            index = move_index(session, seat, lang)
+            first = move_choices(session, seat, "", lang)
+            assert index.choices("") == first
+            typed = ["", "  ", "z", "É"]
+            for label, value in first[:4]:
+                typed += [value[:n] for n in (1, 2, 4)] + [label[:3], label[:3].upper()]
+                typed += [value + " ", value + ", " + value[:2], " " + value[:5]]
+            for text in typed:
+                listed = index.choices(text)
+                if listed is None:
+                    deferred += 1
+                else:
+                    answered += 1
+                    assert listed == move_choices(session, seat, text, lang), (lang, text)
+        legal = session.engine.legal_moves(session.state, seat)
+        state = session.engine.apply(session.state, seat, rng.choice(legal))
+        session = replace(session, state=state)
+    assert answered > 100 and deferred > 0
