@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import i18n
@@ -22,6 +22,7 @@ from games.suggestions import (
     candidates,
     complete,
     filter_candidates,
+    move_forms,
     turn_suggestion,
 )
 
@@ -53,12 +54,16 @@ class MoveIndex:
     candidates: tuple[Candidate, ...]
     shown: tuple[Choice | None, ...]  # each candidate's entry; None: never offered
     star: Choice | None  # the bot's whole turn, shown first when nothing is typed
+    forms: frozenset[str]  # games.suggestions.move_forms of the candidates
+    blank: list[Choice] | None = None  # the answer to an empty field, the first query
 
     def choices(self, typed: str) -> list[Choice] | None:
         """:func:`move_choices` for ``typed``, or None when only it can say (the
         text starts with a whole move, and what may follow is worked out by
         playing it)."""
-        found = filter_candidates(self.candidates, typed[:VALUE_LIMIT], CHOICE_LIMIT)
+        if not typed and self.blank is not None:
+            return list(self.blank)
+        found = filter_candidates(self.candidates, self.forms, typed[:VALUE_LIMIT], CHOICE_LIMIT)
         if found is None:
             return None
         choices = [c for c in (self.shown[i] for i in found) if c is not None]
@@ -95,8 +100,9 @@ def move_index(session: Session, seat: Seat, locale: object) -> MoveIndex:
     words = _words(session, locale)
     found = candidates(session.engine, session.state, seat, words_of=words)
     shown = tuple(_choice(c.suggestion, session, locale) for c in found)
-    acting = seat in session.to_act
-    return MoveIndex(found, shown, suggested_turn(session, seat, words) if acting else None)
+    star = suggested_turn(session, seat, words) if seat in session.to_act else None
+    index = MoveIndex(found, shown, star, move_forms(found))
+    return replace(index, blank=index.choices(""))
 
 
 def indexed_move_choices(

@@ -123,6 +123,10 @@ class Candidate:
     suggestion: Suggestion
     notation: str
     words: str
+    # Worked out once, where the list is made: filtering is then string tests alone.
+    lowered: tuple[str, str]  # notation and words, lower case
+    matched: tuple[str, str]  # …as a needle is looked for in them
+    group: str  # the kind of move, suggestions are spread over (see _spread)
 
 
 def candidates(
@@ -142,34 +146,53 @@ def candidates(
         words = words_of(move) if words_of is not None else notation
         label, command = game.join_moves([words]), game.join_moves([notation])
         hint = game.move_hint(state, seat, move)
-        found.append(Candidate(Suggestion(label, command, hint), notation, words))
+        found.append(
+            Candidate(
+                Suggestion(label, command, hint),
+                notation,
+                words,
+                (notation.lower(), words.lower()),
+                (_norm(notation), _norm(words)),
+                notation.split(" ", 1)[0],
+            )
+        )
     return tuple(found)
 
 
+def move_forms(found: tuple[Candidate, ...]) -> frozenset[str]:
+    """Every way ``found``'s moves are typed, lower case (see :func:`filter_candidates`)."""
+    return frozenset(text for c in found for text in c.lowered)
+
+
 def filter_candidates(
-    found: tuple[Candidate, ...], typed: str, limit: int = 25
+    found: tuple[Candidate, ...], forms: frozenset[str], typed: str, limit: int = 25
 ) -> list[int] | None:
     """Where in ``found`` the suggestions :func:`complete` gives for ``typed`` on
     the state ``found`` lists are, in its order; or None when ``typed`` starts
     with a whole move: what may follow it is known only by playing it, which
-    :func:`complete` does."""
+    :func:`complete` does. ``forms``: :func:`move_forms` of ``found``."""
     rest = typed.lstrip()
-    if any(_starts_with_move(rest.lower(), text) for c in found for text in (c.notation, c.words)):
+    lowered = rest.lower()
+    # A whole move is followed by a separator: only the text before one can be it.
+    if any(lowered[:k] in forms for k, char in enumerate(lowered) if char in _SEPARATORS):
         return None
     needle = _norm(rest)
     matching = [
-        (i, c.notation, c.words)
+        (i, c.group, "")
         for i, c in enumerate(found)
-        if not needle or needle in _norm(c.notation) or needle in _norm(c.words)
+        if not needle or needle in c.matched[0] or needle in c.matched[1]
     ]
     return [i for i, _, _ in _spread(matching, limit)]
+
+
+_SEPARATORS = (" ", ",", ";")  # what may follow a whole move typed
 
 
 def _starts_with_move(lowered: str, text: str) -> bool:
     """Whether ``lowered`` (typed, lower case) starts with the move ``text``,
     followed by a separator: a whole move, with more to come."""
     text = text.lower()
-    return lowered.startswith(text) and lowered[len(text) : len(text) + 1] in (" ", ",", ";")
+    return lowered.startswith(text) and lowered[len(text) : len(text) + 1] in _SEPARATORS
 
 
 def whole_turn(
