@@ -17,7 +17,7 @@ from bot.session import Session
 from games.contract import Seat
 from games.rng import derive_seed
 from games.suggestions import (
-    Candidate,
+    Match,
     Suggestion,
     candidates,
     complete,
@@ -28,6 +28,10 @@ from games.suggestions import (
 
 CHOICE_LIMIT = 25  # Discord: at most 25 suggestions of at most 100 characters
 VALUE_LIMIT = 100
+# Moves an index lists at most: more (Desert's opening, 500 and more) would cost
+# every hint worked out and kilobytes sent back, for a list filtered on the loop
+# no faster than a worker's round trip.
+INDEX_MOST = 120
 
 
 Choice = tuple[str, str]  # (label, value): one autocomplete entry
@@ -51,19 +55,22 @@ class MoveIndex:
     first autocomplete query lists them (in a worker): the next keystrokes are
     answered from it on the event loop, the same as :func:`move_choices`."""
 
-    candidates: tuple[Candidate, ...]
-    shown: tuple[Choice | None, ...]  # each candidate's entry; None: never offered
+    matches: tuple[Match, ...]  # each one-move command, as filtering needs it
+    shown: tuple[Choice | None, ...]  # …and its entry (None: never offered)
     star: Choice | None  # the bot's whole turn, shown first when nothing is typed
     forms: frozenset[str]  # games.suggestions.move_forms of the candidates
     blank: list[Choice] | None = None  # the answer to an empty field, the first query
+    listed: bool = True  # False: too many moves to list, every query asks a worker
 
     def choices(self, typed: str) -> list[Choice] | None:
         """:func:`move_choices` for ``typed``, or None when only it can say (the
         text starts with a whole move, and what may follow is worked out by
-        playing it)."""
+        playing it; or the moves were too many to list)."""
+        if not self.listed:
+            return None
         if not typed and self.blank is not None:
             return list(self.blank)
-        found = filter_candidates(self.candidates, self.forms, typed[:VALUE_LIMIT], CHOICE_LIMIT)
+        found = filter_candidates(self.matches, self.forms, typed[:VALUE_LIMIT], CHOICE_LIMIT)
         if found is None:
             return None
         choices = [c for c in (self.shown[i] for i in found) if c is not None]
@@ -96,12 +103,18 @@ class MoveIndexes:
             self._kept.popitem(last=False)
 
 
+UNLISTED = MoveIndex((), (), None, frozenset(), listed=False)
+
+
 def move_index(session: Session, seat: Seat, locale: object) -> MoveIndex:
+    """The seat's index (:data:`UNLISTED` past :data:`INDEX_MOST` moves)."""
     words = _words(session, locale)
-    found = candidates(session.engine, session.state, seat, words_of=words)
+    found = candidates(session.engine, session.state, seat, words, INDEX_MOST)
+    if found is None:
+        return UNLISTED
     shown = tuple(_choice(c.suggestion, session, locale) for c in found)
     star = suggested_turn(session, seat, words) if seat in session.to_act else None
-    index = MoveIndex(found, shown, star, move_forms(found))
+    index = MoveIndex(tuple(c.match for c in found), shown, star, move_forms(found))
     return replace(index, blank=index.choices(""))
 
 

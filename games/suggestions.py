@@ -8,7 +8,7 @@ but never past a step that reveals (:attr:`games.contract.Step.reveals`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -115,6 +115,11 @@ def complete(
     return out
 
 
+# A candidate as filtering needs it: its notation and words as a needle is
+# looked for in them (see _norm), and its kind of move (see _spread).
+Match = tuple[str, str, str]
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One move the seat could send now on its own, as :func:`complete` matches
@@ -125,8 +130,7 @@ class Candidate:
     words: str
     # Worked out once, where the list is made: filtering is then string tests alone.
     lowered: tuple[str, str]  # notation and words, lower case
-    matched: tuple[str, str]  # …as a needle is looked for in them
-    group: str  # the kind of move, suggestions are spread over (see _spread)
+    match: Match  # how a needle is looked for in it, and its kind of move
 
 
 def candidates(
@@ -134,14 +138,19 @@ def candidates(
     state: StateT,
     seat: Seat,
     words_of: Callable[[MoveT], str] | None = None,
-) -> tuple[Candidate, ...]:
+    most: int | None = None,
+) -> tuple[Candidate, ...] | None:
     """Every one-move command ``seat`` could send now, with its hint: what
     :func:`complete` filters whenever nothing typed starts with a whole move, so
-    later keystrokes can be answered from it (:func:`filter_candidates`)."""
+    later keystrokes can be answered from it (:func:`filter_candidates`). None
+    when there are more than ``most``."""
     if seat not in game.to_act(state):
         return ()
+    legal = game.legal_moves(state, seat)
+    if most is not None and len(legal) > most:
+        return None
     found = []
-    for move in game.legal_moves(state, seat):
+    for move in legal:
         notation = game.format_move(move)
         words = words_of(move) if words_of is not None else notation
         label, command = game.join_moves([words]), game.join_moves([notation])
@@ -152,8 +161,7 @@ def candidates(
                 notation,
                 words,
                 (notation.lower(), words.lower()),
-                (_norm(notation), _norm(words)),
-                notation.split(" ", 1)[0],
+                (_norm(notation), _norm(words), notation.split(" ", 1)[0]),
             )
         )
     return tuple(found)
@@ -165,12 +173,13 @@ def move_forms(found: tuple[Candidate, ...]) -> frozenset[str]:
 
 
 def filter_candidates(
-    found: tuple[Candidate, ...], forms: frozenset[str], typed: str, limit: int = 25
+    found: Sequence[Match], forms: frozenset[str], typed: str, limit: int = 25
 ) -> list[int] | None:
-    """Where in ``found`` the suggestions :func:`complete` gives for ``typed`` on
-    the state ``found`` lists are, in its order; or None when ``typed`` starts
-    with a whole move: what may follow it is known only by playing it, which
-    :func:`complete` does. ``forms``: :func:`move_forms` of ``found``."""
+    """Where among the candidates (``found``: their matches) the suggestions
+    :func:`complete` gives for ``typed`` on the state they were listed from are,
+    in its order; or None when ``typed`` starts with a whole move: what may
+    follow it is known only by playing it, which :func:`complete` does.
+    ``forms``: :func:`move_forms` of the candidates."""
     rest = typed.lstrip()
     lowered = rest.lower()
     # A whole move is followed by a separator: only the text before one can be it.
@@ -178,9 +187,9 @@ def filter_candidates(
         return None
     needle = _norm(rest)
     matching = [
-        (i, c.group, "")
-        for i, c in enumerate(found)
-        if not needle or needle in c.matched[0] or needle in c.matched[1]
+        (i, group, "")
+        for i, (notation, words, group) in enumerate(found)
+        if not needle or needle in notation or needle in words
     ]
     return [i for i, _, _ in _spread(matching, limit)]
 

@@ -26,6 +26,7 @@ from contextlib import closing
 import pytest
 
 from cogs.deadline import BUSY_VALUE, COMPLETE_SECONDS, SAVE_SECONDS
+from cogs.suggest import INDEX_MOST
 from games.desert import GAME
 from tests.e2e import (
     World,
@@ -114,8 +115,17 @@ async def test_autocomplete_says_busy_in_time_when_the_pool_cannot_answer(world:
     guild = fake.world.guilds[world.channel.guild_id]
     desert = world.channel
     await desert_game(world)
-    seat, _ = whole_turn(world)
-    mover = world.alice if seat == 0 else world.bob
+    # Past the leaders' placements (hundreds of moves, every query asks a worker):
+    # autocomplete then lists a board's moves once and filters them where it is.
+    while True:
+        row = game_row(world)
+        state = GAME.load(json.loads(row["state"]))
+        (seat,) = GAME.to_act(state)
+        mover = world.alice if seat == 0 else world.bob
+        if len(GAME.legal_moves(state, seat)) <= INDEX_MOST:
+            break
+        command = first_moves_command(state, seat)
+        await public(world, mover, "desert move", {"notation": command})
     listed = await suggestions(world, mover, "desert move", {"notation": ""}, "notation")
     assert len(listed) > 1 and all(c["value"] != BUSY_VALUE for c in listed)
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from bot.service import GameService
-from cogs.suggest import VALUE_LIMIT, move_choices, move_index
+from cogs.suggest import INDEX_MOST, VALUE_LIMIT, move_choices, move_index
 from games.contract import GameSpec, bot_move
 from games.desert import GAME as DESERT
 from games.desert.ai import choose_move
@@ -190,6 +190,10 @@ async def test_later_keystrokes_are_answered_from_the_index_as_a_worker_would(
         for lang in ("en", "fr"):
             index = move_index(session, seat, lang)
             first = move_choices(session, seat, "", lang)
+            if not index.listed:  # too many moves to list: every query asks a worker
+                assert len(session.engine.legal_moves(session.state, seat)) > INDEX_MOST
+                assert index.choices("") is None and index.choices(first[-1][1][:1]) is None
+                continue
             assert index.choices("") == first
             typed = ["", "  ", "z", "É"]
             for label, value in first[:4]:
