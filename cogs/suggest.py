@@ -43,7 +43,8 @@ def move_choices(session: Session, seat: Seat, typed: str, locale: object) -> li
     found = complete(
         session.engine, session.state, seat, typed[:VALUE_LIMIT], CHOICE_LIMIT, words_of=words
     )
-    choices = [c for c in (_choice(s, session, locale) for s in found) if c is not None]
+    people = session.people(plain=True)
+    choices = [c for c in (_choice(s, locale, people) for s in found) if c is not None]
     if not typed.strip():
         return _with_star(choices, suggested_turn(session, seat, words))
     return choices
@@ -112,7 +113,8 @@ def move_index(session: Session, seat: Seat, locale: object) -> MoveIndex:
     found = candidates(session.engine, session.state, seat, words, INDEX_MOST)
     if found is None:
         return UNLISTED
-    shown = tuple(_choice(c.suggestion, session, locale) for c in found)
+    people = session.people(plain=True)
+    shown = tuple(_choice(c.suggestion, locale, people) for c in found)
     star = suggested_turn(session, seat, words) if seat in session.to_act else None
     index = MoveIndex(tuple(c.match for c in found), shown, star, move_forms(found))
     return replace(index, blank=index.choices(""))
@@ -140,13 +142,13 @@ def _words(session: Session, locale: object) -> Callable[[Any], str]:
     return words
 
 
-def _choice(suggestion: Suggestion, session: Session, locale: object) -> Choice | None:
+def _choice(suggestion: Suggestion, locale: object, people: list[str]) -> Choice | None:
     """The entry shown for a suggestion, or None for a command too long to offer."""
     if len(suggestion.command) > VALUE_LIMIT:
         return None  # cut, it would be another command (or none): never offered
     label = suggestion.label
     if suggestion.hint is not None:
-        label += f" ({i18n.term(locale, suggestion.hint, session.people(plain=True))})"
+        label += f" ({i18n.term(locale, suggestion.hint, people)})"
     return shorten(label), suggestion.command
 
 

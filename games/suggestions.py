@@ -99,7 +99,7 @@ def complete(
     head_notation = game.join_moves([n for n, _ in prefix])
     head_words = game.join_moves([w for _, w in prefix])
     out: list[Suggestion] = []
-    for move, notation, words in _spread(matching, limit):
+    for move, notation, words in _spread(matching, limit, _kind):
         command = game.join_moves([*(n for n, _ in prefix), notation])
         if prefix and not parses(game, state, seat, command):
             continue  # the game ends a command there (e.g. after a reveal)
@@ -122,14 +122,12 @@ Match = tuple[str, str, str]
 
 @dataclass(frozen=True)
 class Candidate:
-    """One move the seat could send now on its own, as :func:`complete` matches
-    (``notation``, ``words``) and shows it (``suggestion``)."""
+    """One move the seat could send now on its own: as :func:`complete` shows it
+    (``suggestion``) and, worked out once where the list is made, as it matches
+    what is typed, so that filtering is string tests alone."""
 
     suggestion: Suggestion
-    notation: str
-    words: str
-    # Worked out once, where the list is made: filtering is then string tests alone.
-    lowered: tuple[str, str]  # notation and words, lower case
+    lowered: tuple[str, str]  # its notation and words, lower case
     match: Match  # how a needle is looked for in it, and its kind of move
 
 
@@ -158,8 +156,6 @@ def candidates(
         found.append(
             Candidate(
                 Suggestion(label, command, hint),
-                notation,
-                words,
                 (notation.lower(), words.lower()),
                 (_norm(notation), _norm(words), notation.split(" ", 1)[0]),
             )
@@ -187,11 +183,11 @@ def filter_candidates(
         return None
     needle = _norm(rest)
     matching = [
-        (i, group, "")
+        (i, group)
         for i, (notation, words, group) in enumerate(found)
         if not needle or needle in notation or needle in words
     ]
-    return [i for i, _, _ in _spread(matching, limit)]
+    return [i for i, _ in _spread(matching, limit, lambda item: item[1])]
 
 
 _SEPARATORS = (" ", ",", ";")  # what may follow a whole move typed
@@ -258,15 +254,20 @@ def parses(game: Game[StateT, MoveT], state: StateT, seat: Seat, command: str) -
     return True
 
 
-def _spread(items: list[tuple[T, str, str]], limit: int) -> list[tuple[T, str, str]]:
-    """At most ``limit`` items, taken in turn from each group (first word of
-    the notation), in their original order within a group."""
+def _kind(item: tuple[object, str, str]) -> str:
+    """The kind of move of a (move, notation, words): the notation's first word."""
+    return item[1].split(" ", 1)[0]
+
+
+def _spread(items: list[T], limit: int, group_of: Callable[[T], str]) -> list[T]:
+    """At most ``limit`` items, taken in turn from each group (``group_of``: the
+    kind of move), in their original order within a group."""
     if len(items) <= limit:
         return items
-    groups: dict[str, list[tuple[T, str, str]]] = {}
+    groups: dict[str, list[T]] = {}
     for item in items:
-        groups.setdefault(item[1].split(" ", 1)[0], []).append(item)
-    picked: list[tuple[T, str, str]] = []
+        groups.setdefault(group_of(item), []).append(item)
+    picked: list[T] = []
     depth = 0
     while len(picked) < limit:
         for group in groups.values():
